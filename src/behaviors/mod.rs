@@ -1,0 +1,59 @@
+//! Pure behaviour kernels. Each takes the agent's own state, what it perceives
+//! (targets, neighbours, walls, ...) and its parameters, and returns a force (or,
+//! for kinematic movement, a velocity). None of them sees the world, rayon or Tracy.
+
+use glam::Vec2;
+
+/// The read-only state of the agent being steered, copied out of the columns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentState {
+    /// Position.
+    pub pos: Vec2,
+    /// Linear velocity (units per second).
+    pub vel: Vec2,
+    /// Heading, radians clockwise from +y (see [`crate::math`]).
+    pub heading: f32,
+    /// Angular velocity, radians per second (seed 003's `rotation`).
+    pub rotation: f32,
+    /// Maximum speed (units per second).
+    pub max_speed: f32,
+    /// Maximum steering force.
+    pub max_force: f32,
+    /// Body radius.
+    pub radius: f32,
+    /// Mass (> 0).
+    pub mass: f32,
+}
+
+impl Default for AgentState {
+    fn default() -> Self {
+        Self {
+            pos: Vec2::ZERO,
+            vel: Vec2::ZERO,
+            heading: 0.0,
+            rotation: 0.0,
+            max_speed: 1.0,
+            max_force: 1.0,
+            radius: 0.5,
+            mass: 1.0,
+        }
+    }
+}
+
+impl AgentState {
+    /// Unit forward vector: the normalised velocity, or the heading when nearly still.
+    #[must_use]
+    pub fn forward(&self) -> Vec2 {
+        crate::math::normalize_or(self.vel, crate::math::heading_to_vec(self.heading))
+    }
+}
+
+/// Seed 003's `SteeringOutput`: a linear part (force, or acceleration for unit mass)
+/// and an angular part (angular acceleration).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Steering {
+    /// Linear force.
+    pub linear: Vec2,
+    /// Angular acceleration, radians per second squared.
+    pub angular: f32,
+}

@@ -1,0 +1,5 @@
+//! throng
+#![warn(missing_docs)]
+pub mod math;
+pub mod rng;
+pub mod behaviors;
