@@ -57,3 +57,7 @@ pub struct Steering {
     /// Angular acceleration, radians per second squared.
     pub angular: f32,
 }
+
+pub mod flocking;
+pub mod targeting;
+pub mod wander;

@@ -1,0 +1,251 @@
+//! Group behaviours: separation (two formulas), cohesion and alignment.
+//!
+//! The neighbours come from the caller (the spatial index); an agent is never its
+//! own neighbour.
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use super::targeting::seek;
+use super::AgentState;
+use crate::math::{heading_to_vec, normalize_or_zero, EPS_LEN};
+
+/// What a behaviour knows of a neighbour.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Neighbour {
+    /// Position.
+    pub pos: Vec2,
+    /// Velocity.
+    pub vel: Vec2,
+    /// A stable key of the neighbour (its handle's slot), used to break the tie
+    /// between coincident agents deterministically.
+    pub key: u32,
+}
+
+/// Which separation formula to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeparationKind {
+    /// Seed 002: `-normalize(mean(other - me)) * strength` — a push of constant
+    /// size away from the neighbours' centre.
+    Average,
+    /// Reynolds/Buckland: `sum(normalize(me - other) / |me - other|) * strength` —
+    /// stronger for closer neighbours.
+    #[default]
+    InverseDistance,
+}
+
+/// Parameters of [`separation`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SeparationParams {
+    /// The formula.
+    pub kind: SeparationKind,
+    /// Scale of the result; for `average` this is seed 002's `MAX_SEPARATION`.
+    /// Default 2.
+    pub strength: f32,
+    /// Only neighbours closer than this count (units); infinite by default, so
+    /// the group's neighbour radius decides.
+    pub radius: f32,
+}
+
+impl Default for SeparationParams {
+    fn default() -> Self {
+        Self {
+            kind: SeparationKind::default(),
+            strength: 2.0,
+            radius: f32::INFINITY,
+        }
+    }
+}
+
+/// Distance below which two agents count as coincident.
+const COINCIDENT: f32 = EPS_LEN;
+/// The closest distance the inverse-distance formula divides by.
+const MIN_SEPARATION_DIST: f32 = 1e-3;
+
+/// A unit direction to push `my_key` away from a coincident `other_key`: the same
+/// line for both agents of the pair, opposite senses, so they split apart. Zero
+/// when the keys are equal.
+#[must_use]
+pub fn coincident_push(my_key: u32, other_key: u32) -> Vec2 {
+    if my_key == other_key {
+        return Vec2::ZERO;
+    }
+    let (lo, hi) = (my_key.min(other_key) as u64, my_key.max(other_key) as u64);
+    let h = crate::rng::mix_seed(lo, hi);
+    let angle = (h >> 40) as f32 * (std::f32::consts::TAU / (1u64 << 24) as f32);
+    let dir = heading_to_vec(angle);
+    if my_key < other_key {
+        dir
+    } else {
+        -dir
+    }
+}
+
+/// Separation from `neighbours`. `my_key` is this agent's stable key.
+#[must_use]
+pub fn separation(
+    me: &AgentState,
+    my_key: u32,
+    neighbours: &[Neighbour],
+    params: &SeparationParams,
+) -> Vec2 {
+    let r_sq = params.radius * params.radius;
+    match params.kind {
+        SeparationKind::Average => {
+            let mut sum = Vec2::ZERO;
+            let mut coincident = Vec2::ZERO;
+            let mut count = 0u32;
+            for n in neighbours {
+                let d = n.pos - me.pos;
+                if d.length_squared() > r_sq {
+                    continue;
+                }
+                if d.length_squared() <= COINCIDENT * COINCIDENT {
+                    coincident += coincident_push(my_key, n.key);
+                }
+                sum += d;
+                count += 1;
+            }
+            if count == 0 {
+                return Vec2::ZERO;
+            }
+            let away = -(sum / count as f32);
+            let dir = normalize_or_zero(away);
+            let dir = if dir == Vec2::ZERO {
+                normalize_or_zero(coincident)
+            } else {
+                dir
+            };
+            dir * params.strength
+        }
+        SeparationKind::InverseDistance => {
+            let mut sum = Vec2::ZERO;
+            for n in neighbours {
+                let away = me.pos - n.pos;
+                let d_sq = away.length_squared();
+                if d_sq > r_sq {
+                    continue;
+                }
+                let d = d_sq.sqrt();
+                let dir = if d > COINCIDENT {
+                    away / d
+                } else {
+                    coincident_push(my_key, n.key)
+                };
+                sum += dir / d.max(MIN_SEPARATION_DIST);
+            }
+            sum * params.strength
+        }
+    }
+}
+
+/// Cohesion: seek the centre of the neighbours' positions (Buckland). Zero without
+/// neighbours.
+#[must_use]
+pub fn cohesion(me: &AgentState, neighbours: &[Neighbour]) -> Vec2 {
+    if neighbours.is_empty() {
+        return Vec2::ZERO;
+    }
+    let centre = neighbours.iter().map(|n| n.pos).sum::<Vec2>() / neighbours.len() as f32;
+    seek(me, centre)
+}
+
+/// Alignment: steer the heading toward the neighbours' mean heading, scaled to a
+/// velocity change: `(mean(normalize(n.vel)) - forward) * max_speed` (Buckland's
+/// heading difference, in the units of the other behaviours). Neighbours standing
+/// still have no heading and count as zero. Zero without neighbours.
+#[must_use]
+pub fn alignment(me: &AgentState, neighbours: &[Neighbour]) -> Vec2 {
+    if neighbours.is_empty() {
+        return Vec2::ZERO;
+    }
+    let mean = neighbours
+        .iter()
+        .map(|n| normalize_or_zero(n.vel))
+        .sum::<Vec2>()
+        / neighbours.len() as f32;
+    (mean - me.forward()) * me.max_speed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(x: f32, y: f32, key: u32) -> Neighbour {
+        Neighbour {
+            pos: Vec2::new(x, y),
+            vel: Vec2::ZERO,
+            key,
+        }
+    }
+
+    #[test]
+    fn separation_average_is_seed_002_formula() {
+        // Neighbours at (2,0) and (0,2): mean offset (1,1), negated and normalised
+        // (-0.7071,-0.7071), times MAX_SEPARATION 2.
+        let me = AgentState::default();
+        let p = SeparationParams {
+            kind: SeparationKind::Average,
+            ..SeparationParams::default()
+        };
+        let f = separation(&me, 0, &[n(2.0, 0.0, 1), n(0.0, 2.0, 2)], &p);
+        let e = Vec2::new(-1.0, -1.0).normalize() * 2.0;
+        assert!((f - e).length() < 1e-6);
+    }
+
+    #[test]
+    fn separation_inverse_distance_hand_worked() {
+        // Neighbours at (2,0) and (0,-4): (-1,0)/2 + (0,1)/4 = (-0.5, 0.25), strength 2.
+        let me = AgentState::default();
+        let p = SeparationParams::default();
+        let f = separation(&me, 0, &[n(2.0, 0.0, 1), n(0.0, -4.0, 2)], &p);
+        assert!((f - Vec2::new(-1.0, 0.5)).length() < 1e-6);
+        // Radius filter drops the far one.
+        let p = SeparationParams {
+            radius: 3.0,
+            ..p
+        };
+        let f = separation(&me, 0, &[n(2.0, 0.0, 1), n(0.0, -4.0, 2)], &p);
+        assert!((f - Vec2::new(-1.0, 0.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn coincident_agents_split_in_opposite_directions() {
+        let me = AgentState::default();
+        for kind in [SeparationKind::Average, SeparationKind::InverseDistance] {
+            let p = SeparationParams {
+                kind,
+                ..SeparationParams::default()
+            };
+            let a = separation(&me, 3, &[n(0.0, 0.0, 7)], &p);
+            let b = separation(&me, 7, &[n(0.0, 0.0, 3)], &p);
+            assert!(a.is_finite() && b.is_finite());
+            assert!(a.length() > 0.0);
+            assert!((a + b).length() < 1e-3 * a.length());
+        }
+    }
+
+    #[test]
+    fn cohesion_and_alignment_hand_worked() {
+        let me = AgentState {
+            vel: Vec2::new(1.0, 0.0),
+            max_speed: 2.0,
+            ..AgentState::default()
+        };
+        // Centre (2,2): seek = (2,2)/|..|*2 - (1,0).
+        let f = cohesion(&me, &[n(4.0, 0.0, 1), n(0.0, 4.0, 2)]);
+        let e = Vec2::new(1.0, 1.0).normalize() * 2.0 - Vec2::X;
+        assert!((f - e).length() < 1e-6);
+        // Neighbours heading +y and -x: mean (-0.5, 0.5); minus forward (1,0) = (-1.5, 0.5); *2.
+        let mut a = n(0.0, 0.0, 1);
+        a.vel = Vec2::new(0.0, 3.0);
+        let mut b = n(0.0, 0.0, 2);
+        b.vel = Vec2::new(-1.0, 0.0);
+        let f = alignment(&me, &[a, b]);
+        assert!((f - Vec2::new(-3.0, 1.0)).length() < 1e-6);
+        assert_eq!(alignment(&me, &[]), Vec2::ZERO);
+        assert_eq!(cohesion(&me, &[]), Vec2::ZERO);
+    }
+}
