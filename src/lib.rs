@@ -1,5 +1,60 @@
-//! throng
+//! # throng
+//!
+//! A data-parallel, deterministic crowd steering engine. Agents live in
+//! struct-of-arrays columns behind stable [`AgentId`] handles; every tick a k-d
+//! tree is rebuilt over all positions, [rayon] computes every agent's steering
+//! force in parallel from read-only state, and one integration pass writes
+//! positions and velocities. The same seed gives bitwise identical results for
+//! any number of threads.
+//!
+//! ```
+//! use glam::Vec2;
+//! use throng::behaviors::flocking::SeparationParams;
+//! use throng::behaviors::targeting::ArriveParams;
+//! use throng::{AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
+//!
+//! let mut world = World::new(WorldConfig { seed: 7, ..WorldConfig::default() });
+//! let walkers = world.add_group(
+//!     GroupConfig::new("walkers")
+//!         .with(Behaviour::Arrive(ArriveParams { slowing_radius: 5.0 }), 1.0)
+//!         .with(Behaviour::Separation(SeparationParams::default()), 1.5),
+//! )?;
+//! let goal = Target::Point(Vec2::new(20.0, 0.0));
+//! let mut ids = Vec::new();
+//! for i in 0..100 {
+//!     let start = Vec2::new((i % 10) as f32, (i / 10) as f32);
+//!     ids.push(world.spawn(AgentSpec::new(walkers, start).with_target(goal))?);
+//! }
+//! for _ in 0..600 {
+//!     world.step(1.0 / 30.0)?;
+//! }
+//! // Read back by handle, or every position at once as a slice.
+//! let first = world.position(ids[0])?;
+//! assert!(first.is_finite());
+//! let centre = world.positions().iter().sum::<Vec2>() / world.len() as f32;
+//! assert!(centre.distance(Vec2::new(20.0, 0.0)) < 8.0); // it started 16 away
+//! # Ok::<(), throng::ThrongError>(())
+//! ```
+//!
+//! The pipeline ([`World::step`]): rebuild the neighbour index, mark leader
+//! sight, steer (parallel), integrate. Behaviours are pure kernels in
+//! [`behaviors`]; groups ([`GroupConfig`]) share behaviours, weights and
+//! parameters among their agents.
 #![warn(missing_docs)]
+
+pub mod agents;
+pub mod behaviors;
+pub mod combine;
+pub mod error;
+pub mod group;
+pub mod integrate;
 pub mod math;
 pub mod rng;
-pub mod behaviors;
+pub mod spatial;
+pub mod trace;
+pub mod world;
+
+pub use agents::{AgentId, AgentSpec, GroupId, Target};
+pub use error::{Result, ThrongError};
+pub use group::{Behaviour, GroupConfig, WeightedBehaviour};
+pub use world::{TickStats, World, WorldConfig};

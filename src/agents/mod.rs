@@ -1,0 +1,276 @@
+//! Agent storage: private struct-of-arrays columns, stable generational handles,
+//! and the per-agent specification used to spawn.
+
+mod handle;
+
+pub(crate) use handle::Slots;
+pub use handle::{AgentId, GroupId};
+
+use glam::Vec2;
+
+use crate::behaviors::wander::{initial_wander_target, WanderParams};
+use crate::error::{finite, finite_vec, non_negative, positive, Result};
+use crate::rng::{agent_rng, AgentRng};
+
+/// What an agent's targeted behaviours (seek, arrive, pursuit, ...) aim at.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Target {
+    /// No target: targeted behaviours contribute nothing.
+    #[default]
+    None,
+    /// A fixed point.
+    Point(Vec2),
+    /// Another agent, followed by handle. If it is despawned the target acts as
+    /// [`Target::None`].
+    Agent(AgentId),
+}
+
+/// Everything needed to spawn one agent. Construct with [`AgentSpec::new`] and the
+/// builder methods, or fill the public fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentSpec {
+    /// The agent's group.
+    pub group: GroupId,
+    /// Initial position.
+    pub position: Vec2,
+    /// Initial velocity. Default zero.
+    pub velocity: Vec2,
+    /// Initial heading in radians clockwise from +y; `None` (the default) faces
+    /// the velocity, or +y when still.
+    pub heading: Option<f32>,
+    /// Mass, > 0. Default 1.
+    pub mass: f32,
+    /// Maximum speed, >= 0 (units/s). Default 2.
+    pub max_speed: f32,
+    /// Maximum steering force, >= 0. Default 4.
+    pub max_force: f32,
+    /// Body radius, >= 0 (units). Default 0.5.
+    pub radius: f32,
+    /// Primary target. Default none.
+    pub target: Target,
+    /// Secondary target (the second agent of interpose). Default none.
+    pub target2: Target,
+}
+
+impl AgentSpec {
+    /// An agent of `group` at `position` with the default parameters.
+    #[must_use]
+    pub fn new(group: GroupId, position: Vec2) -> Self {
+        Self {
+            group,
+            position,
+            velocity: Vec2::ZERO,
+            heading: None,
+            mass: 1.0,
+            max_speed: 2.0,
+            max_force: 4.0,
+            radius: 0.5,
+            target: Target::None,
+            target2: Target::None,
+        }
+    }
+
+    /// Set the initial velocity.
+    #[must_use]
+    pub fn with_velocity(mut self, v: Vec2) -> Self {
+        self.velocity = v;
+        self
+    }
+
+    /// Set the initial heading.
+    #[must_use]
+    pub fn with_heading(mut self, heading: f32) -> Self {
+        self.heading = Some(heading);
+        self
+    }
+
+    /// Set mass, maximum speed and maximum force.
+    #[must_use]
+    pub fn with_limits(mut self, mass: f32, max_speed: f32, max_force: f32) -> Self {
+        self.mass = mass;
+        self.max_speed = max_speed;
+        self.max_force = max_force;
+        self
+    }
+
+    /// Set the body radius.
+    #[must_use]
+    pub fn with_radius(mut self, radius: f32) -> Self {
+        self.radius = radius;
+        self
+    }
+
+    /// Set the primary target.
+    #[must_use]
+    pub fn with_target(mut self, target: Target) -> Self {
+        self.target = target;
+        self
+    }
+
+    /// Set the secondary target.
+    #[must_use]
+    pub fn with_target2(mut self, target: Target) -> Self {
+        self.target2 = target;
+        self
+    }
+
+    /// Check every numeric field.
+    pub(crate) fn validate(&self) -> Result<()> {
+        finite_vec("position", self.position)?;
+        finite_vec("velocity", self.velocity)?;
+        if let Some(h) = self.heading {
+            finite("heading", h)?;
+        }
+        positive("mass", self.mass)?;
+        non_negative("max_speed", self.max_speed)?;
+        non_negative("max_force", self.max_force)?;
+        non_negative("radius", self.radius)?;
+        validate_target("target", self.target)?;
+        validate_target("target2", self.target2)?;
+        Ok(())
+    }
+}
+
+pub(crate) fn validate_target(field: &'static str, t: Target) -> Result<()> {
+    if let Target::Point(p) = t {
+        finite_vec(field, p)?;
+    }
+    Ok(())
+}
+
+/// Per-agent behaviour memory: state a behaviour carries from tick to tick. Only
+/// the steering pass writes it, each agent its own row.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Memory {
+    /// Wander target in the agent's local frame (x right, y forward).
+    pub wander: Vec2,
+    /// Distance travelled along the agent's path (path following).
+    pub path_progress: f32,
+}
+
+/// The output of the steering pass for one agent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SteerOut {
+    /// Force (steering movement) or desired velocity (kinematic movement).
+    pub linear: Vec2,
+    /// Angular acceleration (steering) or rotation (kinematic).
+    pub angular: f32,
+    /// A heading to set directly (kinematic movement that faces its motion).
+    pub heading: Option<f32>,
+    /// Neighbours the agent perceived this tick.
+    pub neighbours: u32,
+}
+
+/// The struct-of-arrays agent storage. Every column has one entry per live agent;
+/// `push` and `swap_remove` touch every column.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Columns {
+    pub id: Vec<AgentId>,
+    pub group: Vec<u16>,
+    pub pos: Vec<Vec2>,
+    pub vel: Vec<Vec2>,
+    pub heading: Vec<f32>,
+    pub rotation: Vec<f32>,
+    pub mass: Vec<f32>,
+    pub max_speed: Vec<f32>,
+    pub max_force: Vec<f32>,
+    pub radius: Vec<f32>,
+    pub target: Vec<Target>,
+    pub target2: Vec<Target>,
+    pub rng: Vec<AgentRng>,
+    pub memory: Vec<Memory>,
+    pub out: Vec<SteerOut>,
+}
+
+/// Apply the macro `$m` to the name of every column (keeps push, remove and
+/// permute in step: a column missing here is a compile error in `check`).
+macro_rules! for_each_column {
+    ($m:ident) => {{
+        $m!(id);
+        $m!(group);
+        $m!(pos);
+        $m!(vel);
+        $m!(heading);
+        $m!(rotation);
+        $m!(mass);
+        $m!(max_speed);
+        $m!(max_force);
+        $m!(radius);
+        $m!(target);
+        $m!(target2);
+        $m!(rng);
+        $m!(memory);
+        $m!(out);
+    }};
+}
+
+impl Columns {
+    pub(crate) fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// Debug check that every column has the same length.
+    pub(crate) fn check(&self) {
+        let n = self.len();
+        macro_rules! chk {
+            ($col:ident) => {
+                debug_assert_eq!(self.$col.len(), n, stringify!($col));
+            };
+        }
+        for_each_column!(chk);
+    }
+
+    /// Append a row for a validated spec.
+    pub(crate) fn push(&mut self, id: AgentId, spec: &AgentSpec, seed: u64, wander: &WanderParams) {
+        let heading = spec
+            .heading
+            .unwrap_or_else(|| crate::math::vec_to_heading(spec.velocity));
+        self.id.push(id);
+        self.group.push(spec.group.0);
+        self.pos.push(spec.position);
+        self.vel
+            .push(crate::math::truncate(spec.velocity, spec.max_speed));
+        self.heading.push(crate::math::wrap_angle(heading));
+        self.rotation.push(0.0);
+        self.mass.push(spec.mass);
+        self.max_speed.push(spec.max_speed);
+        self.max_force.push(spec.max_force);
+        self.radius.push(spec.radius);
+        self.target.push(spec.target);
+        self.target2.push(spec.target2);
+        self.rng.push(agent_rng(seed, id.to_bits()));
+        self.memory.push(Memory {
+            wander: initial_wander_target(wander),
+            path_progress: 0.0,
+        });
+        self.out.push(SteerOut::default());
+        self.check();
+    }
+
+    /// Remove a row by swapping the last row into its place. Returns the id of
+    /// the row that moved into `row`, if any.
+    pub(crate) fn swap_remove(&mut self, row: usize) -> Option<AgentId> {
+        macro_rules! rm {
+            ($col:ident) => {
+                self.$col.swap_remove(row);
+            };
+        }
+        for_each_column!(rm);
+        self.check();
+        self.id.get(row).copied()
+    }
+
+    /// Fill `dst` with the rows of `self` in the order `perm` (dst row k = self
+    /// row perm[k]). `dst`'s buffers are reused.
+    pub(crate) fn gather_into(&self, perm: &[u32], dst: &mut Columns) {
+        macro_rules! gather {
+            ($col:ident) => {
+                dst.$col.clear();
+                dst.$col
+                    .extend(perm.iter().map(|&r| self.$col[r as usize].clone()));
+            };
+        }
+        for_each_column!(gather);
+        dst.check();
+    }
+}

@@ -1,0 +1,91 @@
+//! Errors returned at the edges of the engine (API validation). `World::step`
+//! never fails once its `dt` is valid.
+
+use thiserror::Error;
+
+use crate::agents::{AgentId, GroupId};
+
+/// An invalid argument to the embedding API.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ThrongError {
+    /// A value that must be finite was NaN or infinite.
+    #[error("{field} must be finite, got {value}")]
+    NonFinite {
+        /// The argument or field.
+        field: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A value that must be strictly positive was not.
+    #[error("{field} must be greater than 0, got {value}")]
+    NotPositive {
+        /// The argument or field.
+        field: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A value that must not be negative was.
+    #[error("{field} must not be negative, got {value}")]
+    Negative {
+        /// The argument or field.
+        field: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// The handle names no live agent (never spawned, or despawned since).
+    #[error("unknown or despawned agent {0}")]
+    UnknownAgent(AgentId),
+    /// The group index names no group of this world.
+    #[error("unknown group {0}")]
+    UnknownGroup(GroupId),
+    /// A group or scene parameter is invalid.
+    #[error("invalid {field}: {reason}")]
+    InvalidParameter {
+        /// Which parameter (a dotted path such as `behaviours[2].slowing_radius`).
+        field: String,
+        /// Why it is invalid.
+        reason: String,
+    },
+    /// The world cannot hold more agents or groups.
+    #[error("capacity exceeded: {0}")]
+    Capacity(&'static str),
+}
+
+/// Result alias of the engine.
+pub type Result<T, E = ThrongError> = std::result::Result<T, E>;
+
+/// Check that `value` is finite.
+pub(crate) fn finite(field: &'static str, value: f32) -> Result<f32> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(ThrongError::NonFinite { field, value })
+    }
+}
+
+/// Check that `value` is finite and > 0.
+pub(crate) fn positive(field: &'static str, value: f32) -> Result<f32> {
+    finite(field, value)?;
+    if value > 0.0 {
+        Ok(value)
+    } else {
+        Err(ThrongError::NotPositive { field, value })
+    }
+}
+
+/// Check that `value` is finite and >= 0.
+pub(crate) fn non_negative(field: &'static str, value: f32) -> Result<f32> {
+    finite(field, value)?;
+    if value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(ThrongError::Negative { field, value })
+    }
+}
+
+/// Check both components of a vector are finite.
+pub(crate) fn finite_vec(field: &'static str, v: glam::Vec2) -> Result<glam::Vec2> {
+    finite(field, v.x)?;
+    finite(field, v.y)?;
+    Ok(v)
+}

@@ -1,0 +1,833 @@
+//! The world and its tick pipeline.
+//!
+//! [`World::step`] is the table of contents of a tick, in this order and no other:
+//! 1. **rebuild the index** — a k-d tree (or grid) over every position;
+//! 2. **steer** — every agent's steering output, in parallel, from the state as it
+//!    was at the start of the tick; each agent writes only its own output row;
+//! 3. **integrate** — one pass, the only writer of positions and velocities.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use glam::Vec2;
+use rayon::prelude::*;
+use rayon::ThreadPool;
+
+use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOut, Target};
+use crate::behaviors::flocking::{alignment, cohesion, separation, Neighbour};
+use crate::behaviors::targeting::{arrive, evade, flee, pursuit, seek, Body};
+use crate::behaviors::wander::{wander, WanderParams};
+use crate::behaviors::AgentState;
+use crate::combine::{accumulate_force, dither_pick, Combination};
+use crate::error::{finite, finite_vec, positive, Result, ThrongError};
+use crate::group::{Behaviour, GroupConfig};
+use crate::integrate::{ease_heading, integrate_linear, Integrator};
+use crate::math::truncate;
+use crate::rng::AgentRng;
+use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex};
+
+/// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
+/// one neighbour-index query per chunk, and one rayon task.
+const STEER_CHUNK: usize = 32;
+/// The integration pass hands rayon at least this many rows per task.
+const INTEGRATE_MIN_LEN: usize = 1024;
+
+/// World-wide settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldConfig {
+    /// Seed of every per-agent random stream. Default 0.
+    pub seed: u64,
+    /// The integrator. Default semi-implicit Euler.
+    pub integrator: Integrator,
+    /// The neighbour index. Default the k-d tree.
+    pub index: IndexKind,
+    /// Re-sort the rows spatially every this many ticks, so neighbours are near in
+    /// memory (0 = never). Handles are unaffected. Default 8.
+    pub reorder_interval: u32,
+}
+
+impl Default for WorldConfig {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            integrator: Integrator::default(),
+            index: IndexKind::default(),
+            reorder_interval: 8,
+        }
+    }
+}
+
+/// Wall-clock time of each phase of one tick, in nanoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    /// Index rebuild (including the periodic spatial re-sort).
+    pub index_ns: u64,
+    /// Leader sight marking.
+    pub sight_ns: u64,
+    /// Parallel steering.
+    pub steer_ns: u64,
+    /// Integration.
+    pub integrate_ns: u64,
+    /// The whole tick.
+    pub total_ns: u64,
+}
+
+/// What happened in one tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TickStats {
+    /// The tick's number (1 for the first tick).
+    pub tick: u64,
+    /// Agents stepped.
+    pub agents: usize,
+    /// Phase timings.
+    pub times: PhaseTimes,
+    /// Sum over agents of the neighbours each perceived.
+    pub neighbours: u64,
+    /// Non-finite results replaced by the previous state (0 for finite input).
+    pub quarantined: u64,
+}
+
+/// Per-worker scratch of the steering pass, reused every tick.
+#[derive(Default)]
+struct SteerScratch {
+    batch: BatchNeighbours,
+    rows: Vec<u32>,
+    neighbours: Vec<Neighbour>,
+}
+
+/// A crowd: agents, their groups, and the pipeline that steps them.
+///
+/// No global state: any number of worlds may live side by side, each stepping on
+/// the global rayon pool or on a pool it is given ([`World::set_thread_pool`]).
+pub struct World {
+    config: WorldConfig,
+    groups: Vec<GroupConfig>,
+    /// Per group: does any behaviour read neighbours.
+    group_needs_neighbours: Vec<bool>,
+    cols: Columns,
+    spare: Columns,
+    slots: Slots,
+    index: SpatialIndex,
+    perm: Vec<u32>,
+    order_scratch: OrderScratch,
+    scratch: Vec<Mutex<SteerScratch>>,
+    pool: Option<Arc<ThreadPool>>,
+    tick: u64,
+    last: TickStats,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new(WorldConfig::default())
+    }
+}
+
+impl World {
+    /// An empty world.
+    #[must_use]
+    pub fn new(config: WorldConfig) -> Self {
+        let index = SpatialIndex::new(config.index);
+        Self {
+            config,
+            groups: Vec::new(),
+            group_needs_neighbours: Vec::new(),
+            cols: Columns::default(),
+            spare: Columns::default(),
+            slots: Slots::default(),
+            index,
+            perm: Vec::new(),
+            order_scratch: OrderScratch::default(),
+            scratch: Vec::new(),
+            pool: None,
+            tick: 0,
+            last: TickStats::default(),
+        }
+    }
+
+    /// The world's settings.
+    #[must_use]
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    /// Step on this pool instead of the global one (`None`: the global pool).
+    /// Results are bitwise identical whatever the pool's size.
+    pub fn set_thread_pool(&mut self, pool: Option<Arc<ThreadPool>>) {
+        self.pool = pool;
+    }
+
+    /// Choose the neighbour index for the following ticks.
+    pub fn set_index_kind(&mut self, kind: IndexKind) {
+        self.config.index = kind;
+        self.index = SpatialIndex::new(kind);
+    }
+
+    /// Choose the integrator for the following ticks.
+    pub fn set_integrator(&mut self, integrator: Integrator) {
+        self.config.integrator = integrator;
+    }
+
+    // ---- groups ---------------------------------------------------------
+
+    /// Add a group; its behaviours are validated.
+    pub fn add_group(&mut self, config: GroupConfig) -> Result<GroupId> {
+        config.validate()?;
+        let id = u16::try_from(self.groups.len()).map_err(|_| ThrongError::Capacity("groups"))?;
+        self.group_needs_neighbours.push(config.needs_neighbours());
+        self.groups.push(config);
+        Ok(GroupId(id))
+    }
+
+    /// Replace a group's configuration (takes effect next tick).
+    pub fn set_group(&mut self, group: GroupId, config: GroupConfig) -> Result<()> {
+        config.validate()?;
+        let slot = self
+            .groups
+            .get_mut(group.index())
+            .ok_or(ThrongError::UnknownGroup(group))?;
+        self.group_needs_neighbours[group.index()] = config.needs_neighbours();
+        *slot = config;
+        Ok(())
+    }
+
+    /// A group's configuration.
+    #[must_use]
+    pub fn group(&self, group: GroupId) -> Option<&GroupConfig> {
+        self.groups.get(group.index())
+    }
+
+    /// All groups, by index.
+    #[must_use]
+    pub fn groups(&self) -> &[GroupConfig] {
+        &self.groups
+    }
+
+    // ---- agents ---------------------------------------------------------
+
+    /// Spawn an agent. Its random stream is seeded from the world seed and its
+    /// id. Between ticks only.
+    pub fn spawn(&mut self, spec: AgentSpec) -> Result<AgentId> {
+        spec.validate()?;
+        let group = self
+            .groups
+            .get(spec.group.index())
+            .ok_or(ThrongError::UnknownGroup(spec.group))?;
+        self.check_target(spec.target)?;
+        self.check_target(spec.target2)?;
+        let wander = group
+            .behaviours
+            .iter()
+            .find_map(|b| match &b.behaviour {
+                Behaviour::Wander(p) => Some(*p),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let row = u32::try_from(self.cols.len()).map_err(|_| ThrongError::Capacity("agents"))?;
+        let id = self
+            .slots
+            .alloc(row)
+            .ok_or(ThrongError::Capacity("agents"))?;
+        self.cols.push(id, &spec, self.config.seed, &wander);
+        Ok(id)
+    }
+
+    /// Remove an agent. Every other handle stays valid. Agents targeting it lose
+    /// their target (it acts as none).
+    pub fn despawn(&mut self, id: AgentId) -> Result<()> {
+        let row = self.row(id)?;
+        if let Some(moved) = self.cols.swap_remove(row) {
+            self.slots.set_row(moved, row as u32);
+        }
+        self.slots.free(id);
+        Ok(())
+    }
+
+    /// Whether `id` names a live agent.
+    #[must_use]
+    pub fn contains(&self, id: AgentId) -> bool {
+        self.slots.row(id).is_some()
+    }
+
+    /// Number of live agents.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// Whether the world has no agents.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cols.len() == 0
+    }
+
+    /// The current row of an agent in the slices below. Rows change when agents
+    /// are despawned or re-sorted; look them up again after each tick.
+    pub fn row(&self, id: AgentId) -> Result<usize> {
+        self.slots
+            .row(id)
+            .map(|r| r as usize)
+            .ok_or(ThrongError::UnknownAgent(id))
+    }
+
+    /// The handle of every row.
+    #[must_use]
+    pub fn ids(&self) -> &[AgentId] {
+        &self.cols.id
+    }
+
+    /// Positions, by row.
+    #[must_use]
+    pub fn positions(&self) -> &[Vec2] {
+        &self.cols.pos
+    }
+
+    /// Velocities, by row.
+    #[must_use]
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.cols.vel
+    }
+
+    /// Headings (radians clockwise from +y), by row.
+    #[must_use]
+    pub fn headings(&self) -> &[f32] {
+        &self.cols.heading
+    }
+
+    /// Angular velocities (radians per second), by row.
+    #[must_use]
+    pub fn rotations(&self) -> &[f32] {
+        &self.cols.rotation
+    }
+
+    /// Group index of every row.
+    #[must_use]
+    pub fn group_indices(&self) -> &[u16] {
+        &self.cols.group
+    }
+
+    /// Body radii, by row.
+    #[must_use]
+    pub fn radii(&self) -> &[f32] {
+        &self.cols.radius
+    }
+
+    /// Maximum speeds, by row.
+    #[must_use]
+    pub fn max_speeds(&self) -> &[f32] {
+        &self.cols.max_speed
+    }
+
+    /// The steering force (or kinematic velocity) computed for each row in the
+    /// last tick.
+    pub fn forces(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        self.cols.out.iter().map(|o| o.linear)
+    }
+
+    /// An agent's position.
+    pub fn position(&self, id: AgentId) -> Result<Vec2> {
+        Ok(self.cols.pos[self.row(id)?])
+    }
+
+    /// An agent's velocity.
+    pub fn velocity(&self, id: AgentId) -> Result<Vec2> {
+        Ok(self.cols.vel[self.row(id)?])
+    }
+
+    /// An agent's heading.
+    pub fn heading(&self, id: AgentId) -> Result<f32> {
+        Ok(self.cols.heading[self.row(id)?])
+    }
+
+    /// An agent's group.
+    pub fn agent_group(&self, id: AgentId) -> Result<GroupId> {
+        Ok(GroupId(self.cols.group[self.row(id)?]))
+    }
+
+    /// An agent's primary target.
+    pub fn target(&self, id: AgentId) -> Result<Target> {
+        Ok(self.cols.target[self.row(id)?])
+    }
+
+    /// Move an agent (between ticks).
+    pub fn set_position(&mut self, id: AgentId, p: Vec2) -> Result<()> {
+        finite_vec("position", p)?;
+        let row = self.row(id)?;
+        self.cols.pos[row] = p;
+        Ok(())
+    }
+
+    /// Set an agent's velocity (truncated to its maximum speed).
+    pub fn set_velocity(&mut self, id: AgentId, v: Vec2) -> Result<()> {
+        finite_vec("velocity", v)?;
+        let row = self.row(id)?;
+        self.cols.vel[row] = truncate(v, self.cols.max_speed[row]);
+        Ok(())
+    }
+
+    /// Set an agent's heading.
+    pub fn set_heading(&mut self, id: AgentId, heading: f32) -> Result<()> {
+        finite("heading", heading)?;
+        let row = self.row(id)?;
+        self.cols.heading[row] = crate::math::wrap_angle(heading);
+        Ok(())
+    }
+
+    /// Set an agent's primary target. An agent target must be live.
+    pub fn set_target(&mut self, id: AgentId, target: Target) -> Result<()> {
+        self.check_target(target)?;
+        let row = self.row(id)?;
+        self.cols.target[row] = target;
+        Ok(())
+    }
+
+    /// Set an agent's secondary target (the second agent of interpose).
+    pub fn set_target2(&mut self, id: AgentId, target: Target) -> Result<()> {
+        self.check_target(target)?;
+        let row = self.row(id)?;
+        self.cols.target2[row] = target;
+        Ok(())
+    }
+
+    /// Set an agent's mass, maximum speed and maximum force.
+    pub fn set_limits(
+        &mut self,
+        id: AgentId,
+        mass: f32,
+        max_speed: f32,
+        max_force: f32,
+    ) -> Result<()> {
+        positive("mass", mass)?;
+        crate::error::non_negative("max_speed", max_speed)?;
+        crate::error::non_negative("max_force", max_force)?;
+        let row = self.row(id)?;
+        self.cols.mass[row] = mass;
+        self.cols.max_speed[row] = max_speed;
+        self.cols.max_force[row] = max_force;
+        self.cols.vel[row] = truncate(self.cols.vel[row], max_speed);
+        Ok(())
+    }
+
+    fn check_target(&self, target: Target) -> Result<()> {
+        crate::agents::validate_target("target", target)?;
+        if let Target::Agent(t) = target {
+            self.row(t)?;
+        }
+        Ok(())
+    }
+
+    /// Ticks stepped so far.
+    #[must_use]
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Statistics of the last tick.
+    #[must_use]
+    pub fn last_stats(&self) -> TickStats {
+        self.last
+    }
+
+    /// A 64-bit FNV-1a hash of every column's bits, in row order: equal hashes
+    /// mean (with overwhelming probability) bitwise equal worlds.
+    #[must_use]
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv::default();
+        let c = &self.cols;
+        for r in 0..c.len() {
+            h.u64(c.id[r].to_bits());
+            h.u64(c.group[r] as u64);
+            for v in [c.pos[r], c.vel[r], c.memory[r].wander, c.out[r].linear] {
+                h.f32(v.x);
+                h.f32(v.y);
+            }
+            for f in [
+                c.heading[r],
+                c.rotation[r],
+                c.mass[r],
+                c.max_speed[r],
+                c.max_force[r],
+                c.radius[r],
+                c.memory[r].path_progress,
+                c.out[r].angular,
+            ] {
+                h.f32(f);
+            }
+            let mut rng = c.rng[r].clone();
+            h.u64(rand_core::Rng::next_u64(&mut rng));
+        }
+        h.0
+    }
+
+    // ---- the tick -------------------------------------------------------
+
+    /// Advance the world by `dt` seconds. `dt` must be finite and > 0; nothing
+    /// else can fail.
+    pub fn step(&mut self, dt: f32) -> Result<TickStats> {
+        positive("dt", dt)?;
+        let pool = self.pool.clone();
+        let stats = match pool {
+            Some(pool) => pool.install(|| self.step_inner(dt)),
+            None => self.step_inner(dt),
+        };
+        Ok(stats)
+    }
+
+    fn step_inner(&mut self, dt: f32) -> TickStats {
+        crate::zone!("tick");
+        let start = Instant::now();
+        let mut times = PhaseTimes::default();
+
+        let t = Instant::now();
+        self.rebuild_index();
+        times.index_ns = elapsed_ns(t);
+
+        let t = Instant::now();
+        self.mark_leader_sight();
+        times.sight_ns = elapsed_ns(t);
+
+        let t = Instant::now();
+        let neighbours = self.steer(dt);
+        times.steer_ns = elapsed_ns(t);
+
+        let t = Instant::now();
+        let quarantined = self.integrate(dt);
+        times.integrate_ns = elapsed_ns(t);
+
+        self.tick += 1;
+        times.total_ns = elapsed_ns(start);
+        self.last = TickStats {
+            tick: self.tick,
+            agents: self.cols.len(),
+            times,
+            neighbours,
+            quarantined,
+        };
+        crate::plot!("agents", self.cols.len() as f64);
+        crate::plot!(
+            "mean neighbours",
+            neighbours as f64 / self.cols.len().max(1) as f64
+        );
+        crate::trace::frame_mark();
+        self.last
+    }
+
+    /// Phase 1: periodically re-sort rows spatially, then rebuild the index.
+    fn rebuild_index(&mut self) {
+        crate::zone!("rebuild index");
+        let interval = self.config.reorder_interval as u64;
+        if interval > 0 && self.tick % interval == 0 && self.cols.len() > 1 {
+            crate::zone!("spatial re-sort");
+            spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
+            self.cols.gather_into(&self.perm, &mut self.spare);
+            std::mem::swap(&mut self.cols, &mut self.spare);
+            for (row, &id) in self.cols.id.iter().enumerate() {
+                self.slots.set_row(id, row as u32);
+            }
+        }
+        let hint = self.max_neighbour_radius();
+        self.index.rebuild(&self.cols.pos, hint);
+    }
+
+    fn max_neighbour_radius(&self) -> f32 {
+        self.groups
+            .iter()
+            .zip(&self.group_needs_neighbours)
+            .filter(|(_, &n)| n)
+            .map(|(g, _)| g.neighbour_radius)
+            .fold(0.0, f32::max)
+    }
+
+    /// Phase 1b: leaders mark the agents in their sight (no leaders yet).
+    fn mark_leader_sight(&mut self) {
+        crate::zone!("leader sight");
+    }
+
+    /// Phase 2: every agent's steering output, in parallel. Returns the total
+    /// neighbour count.
+    fn steer(&mut self, dt: f32) -> u64 {
+        crate::zone!("steer");
+        let threads = rayon::current_num_threads().max(1);
+        while self.scratch.len() < threads {
+            self.scratch.push(Mutex::new(SteerScratch::default()));
+        }
+        let max_radius = self.max_neighbour_radius();
+        let Columns {
+            id,
+            group,
+            pos,
+            vel,
+            heading,
+            rotation,
+            mass,
+            max_speed,
+            max_force,
+            radius,
+            target,
+            target2: _,
+            rng,
+            memory,
+            out,
+        } = &mut self.cols;
+        let ctx = SteerCtx {
+            id,
+            group,
+            pos,
+            vel,
+            heading,
+            rotation,
+            mass,
+            max_speed,
+            max_force,
+            radius,
+            target,
+            groups: &self.groups,
+            needs_neighbours: &self.group_needs_neighbours,
+            slots: &self.slots,
+            index: &self.index,
+            dt,
+        };
+        let scratch = &self.scratch;
+        out.par_chunks_mut(STEER_CHUNK)
+            .zip(rng.par_chunks_mut(STEER_CHUNK))
+            .zip(memory.par_chunks_mut(STEER_CHUNK))
+            .enumerate()
+            .for_each(|(chunk, ((out, rng), memory))| {
+                let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
+                let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
+                let s = &mut *guard;
+                let first = chunk * STEER_CHUNK;
+                let rows = first..first + out.len();
+                if max_radius > 0.0
+                    && rows
+                        .clone()
+                        .any(|r| ctx.needs_neighbours[ctx.group[r] as usize])
+                {
+                    s.batch.gather(ctx.index, ctx.pos, rows.clone(), max_radius);
+                }
+                for (k, row) in rows.enumerate() {
+                    out[k] = steer_one(&ctx, row, &mut rng[k], &mut memory[k], s);
+                }
+            });
+        self.cols.out.iter().map(|o| o.neighbours as u64).sum()
+    }
+
+    /// Phase 3: the one integration pass. Returns how many agents had a
+    /// non-finite result replaced by their previous state.
+    fn integrate(&mut self, dt: f32) -> u64 {
+        crate::zone!("integrate");
+        let integrator = self.config.integrator;
+        let groups = &self.groups;
+        let Columns {
+            group,
+            pos,
+            vel,
+            heading,
+            mass,
+            max_speed,
+            max_force,
+            out,
+            ..
+        } = &mut self.cols;
+        let (group, mass, max_speed, max_force, out) =
+            (&*group, &*mass, &*max_speed, &*max_force, &*out);
+        pos.par_iter_mut()
+            .zip(vel.par_iter_mut())
+            .zip(heading.par_iter_mut())
+            .enumerate()
+            .with_min_len(INTEGRATE_MIN_LEN)
+            .map(|(row, ((p, v), h))| {
+                let g = &groups[group[row] as usize];
+                let o = &out[row];
+                let (np, nv) = integrate_linear(
+                    integrator,
+                    *p,
+                    *v,
+                    o.linear,
+                    mass[row],
+                    max_force[row],
+                    max_speed[row],
+                    dt,
+                );
+                if !(np.is_finite() && nv.is_finite()) {
+                    return 1u64;
+                }
+                *h = ease_heading(*h, nv, g.facing.turn_rate, g.facing.min_speed, dt);
+                *p = np;
+                *v = nv;
+                0
+            })
+            .sum()
+    }
+}
+
+fn elapsed_ns(t: Instant) -> u64 {
+    u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Read-only view of the state at the start of the tick, shared by all workers.
+struct SteerCtx<'a> {
+    id: &'a [AgentId],
+    group: &'a [u16],
+    pos: &'a [Vec2],
+    vel: &'a [Vec2],
+    heading: &'a [f32],
+    rotation: &'a [f32],
+    mass: &'a [f32],
+    max_speed: &'a [f32],
+    max_force: &'a [f32],
+    radius: &'a [f32],
+    target: &'a [Target],
+    groups: &'a [GroupConfig],
+    needs_neighbours: &'a [bool],
+    slots: &'a Slots,
+    index: &'a SpatialIndex,
+    dt: f32,
+}
+
+impl SteerCtx<'_> {
+    fn state(&self, row: usize) -> AgentState {
+        AgentState {
+            pos: self.pos[row],
+            vel: self.vel[row],
+            heading: self.heading[row],
+            rotation: self.rotation[row],
+            max_speed: self.max_speed[row],
+            max_force: self.max_force[row],
+            radius: self.radius[row],
+            mass: self.mass[row],
+        }
+    }
+
+    fn resolve(&self, target: Target) -> Option<Body> {
+        match target {
+            Target::None => None,
+            Target::Point(p) => Some(Body {
+                pos: p,
+                vel: Vec2::ZERO,
+            }),
+            Target::Agent(id) => self.slots.row(id).map(|r| Body {
+                pos: self.pos[r as usize],
+                vel: self.vel[r as usize],
+            }),
+        }
+    }
+}
+
+/// The steering kernel of one agent: shared by the parallel pass and by tests.
+fn steer_one(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    rng: &mut AgentRng,
+    memory: &mut Memory,
+    s: &mut SteerScratch,
+) -> SteerOut {
+    let g_idx = ctx.group[row] as usize;
+    let g = &ctx.groups[g_idx];
+    let me = ctx.state(row);
+    s.neighbours.clear();
+    if ctx.needs_neighbours[g_idx] {
+        s.batch.neighbours(
+            ctx.pos,
+            row,
+            g.neighbour_radius,
+            g.max_neighbours,
+            &mut s.rows,
+        );
+        s.neighbours.extend(s.rows.iter().map(|&r| Neighbour {
+            pos: ctx.pos[r as usize],
+            vel: ctx.vel[r as usize],
+            key: ctx.id[r as usize].index(),
+        }));
+    }
+    let target = ctx.resolve(ctx.target[row]);
+    let my_key = ctx.id[row].index();
+    let mut eval = |b: &Behaviour, rng: &mut AgentRng| -> Vec2 {
+        match b {
+            Behaviour::Seek => target.map_or(Vec2::ZERO, |t| seek(&me, t.pos)),
+            Behaviour::Flee(p) => target.map_or(Vec2::ZERO, |t| flee(&me, t.pos, p)),
+            Behaviour::Arrive(p) => target.map_or(Vec2::ZERO, |t| arrive(&me, t.pos, p)),
+            Behaviour::Pursuit => target.map_or(Vec2::ZERO, |t| pursuit(&me, &t)),
+            Behaviour::Evade(p) => target.map_or(Vec2::ZERO, |t| evade(&me, &t, p)),
+            Behaviour::Wander(p) => wander_step(&me, memory, p, ctx.dt, rng),
+            Behaviour::Separation(p) => separation(&me, my_key, &s.neighbours, p),
+            Behaviour::Cohesion => cohesion(&me, &s.neighbours),
+            Behaviour::Alignment => alignment(&me, &s.neighbours),
+        }
+    };
+    let max_force = me.max_force;
+    let linear = match g.combination {
+        Combination::WeightedSum => {
+            let mut sum = Vec2::ZERO;
+            for b in &g.behaviours {
+                sum += eval(&b.behaviour, rng) * b.weight;
+            }
+            truncate(sum, max_force)
+        }
+        Combination::Prioritized => {
+            let mut running = Vec2::ZERO;
+            for b in &g.behaviours {
+                let f = eval(&b.behaviour, rng) * b.weight;
+                if !accumulate_force(&mut running, f, max_force) {
+                    break;
+                }
+            }
+            running
+        }
+        Combination::Dithered => {
+            let mut chosen = Vec2::ZERO;
+            for b in &g.behaviours {
+                if b.probability > 0.0 && dither_pick(rng, b.probability) {
+                    let f = eval(&b.behaviour, rng);
+                    if f != Vec2::ZERO {
+                        chosen = f * (b.weight / b.probability);
+                        break;
+                    }
+                }
+            }
+            truncate(chosen, max_force)
+        }
+    };
+    SteerOut {
+        linear: if linear.is_finite() {
+            linear
+        } else {
+            Vec2::ZERO
+        },
+        angular: 0.0,
+        heading: None,
+        neighbours: s.neighbours.len() as u32,
+    }
+}
+
+fn wander_step(
+    me: &AgentState,
+    memory: &mut Memory,
+    params: &WanderParams,
+    dt: f32,
+    rng: &mut AgentRng,
+) -> Vec2 {
+    let (force, local) = wander(me, memory.wander, params, dt, rng);
+    memory.wander = local;
+    force
+}
+
+/// FNV-1a over 64 bits.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn u64(&mut self, v: u64) {
+        for b in v.to_le_bytes() {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn f32(&mut self, v: f32) {
+        self.u64(v.to_bits() as u64);
+    }
+}
