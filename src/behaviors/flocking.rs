@@ -152,21 +152,18 @@ pub fn cohesion(me: &AgentState, neighbours: &[Neighbour]) -> Vec2 {
     seek(me, centre)
 }
 
-/// Alignment: steer the heading toward the neighbours' mean heading, scaled to a
-/// velocity change: `(mean(normalize(n.vel)) - forward) * max_speed` (Buckland's
-/// heading difference, in the units of the other behaviours). Neighbours standing
-/// still have no heading and count as zero. Zero without neighbours.
+/// Alignment (Reynolds): steer toward the neighbours' mean heading at full speed:
+/// `normalize(mean(normalize(n.vel))) * max_speed - vel`. Neighbours standing
+/// still have no heading and count as zero; zero when the mean heading vanishes
+/// (no neighbours, or headings that cancel).
 #[must_use]
 pub fn alignment(me: &AgentState, neighbours: &[Neighbour]) -> Vec2 {
-    if neighbours.is_empty() {
+    let mean: Vec2 = neighbours.iter().map(|n| normalize_or_zero(n.vel)).sum();
+    let dir = normalize_or_zero(mean);
+    if dir == Vec2::ZERO {
         return Vec2::ZERO;
     }
-    let mean = neighbours
-        .iter()
-        .map(|n| normalize_or_zero(n.vel))
-        .sum::<Vec2>()
-        / neighbours.len() as f32;
-    (mean - me.forward()) * me.max_speed
+    dir * me.max_speed - me.vel
 }
 
 #[cfg(test)]
@@ -235,13 +232,14 @@ mod tests {
         let f = cohesion(&me, &[n(4.0, 0.0, 1), n(0.0, 4.0, 2)]);
         let e = Vec2::new(1.0, 1.0).normalize() * 2.0 - Vec2::X;
         assert!((f - e).length() < 1e-6);
-        // Neighbours heading +y and -x: mean (-0.5, 0.5); minus forward (1,0) = (-1.5, 0.5); *2.
+        // Neighbours heading +y and -x: mean direction (-0.7071, 0.7071), times max
+        // speed 2 = (-1.4142, 1.4142), minus velocity (1,0) = (-2.4142, 1.4142).
         let mut a = n(0.0, 0.0, 1);
         a.vel = Vec2::new(0.0, 3.0);
         let mut b = n(0.0, 0.0, 2);
         b.vel = Vec2::new(-1.0, 0.0);
         let f = alignment(&me, &[a, b]);
-        assert!((f - Vec2::new(-3.0, 1.0)).length() < 1e-6);
+        assert!((f - Vec2::new(-2.414_213_6, 1.414_213_6)).length() < 1e-5);
         assert_eq!(alignment(&me, &[]), Vec2::ZERO);
         assert_eq!(cohesion(&me, &[]), Vec2::ZERO);
     }

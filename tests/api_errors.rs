@@ -1,0 +1,137 @@
+//! Bad input returns a typed error and changes nothing.
+use glam::Vec2;
+use throng::behaviors::targeting::ArriveParams;
+use throng::{AgentSpec, Behaviour, GroupConfig, Target, ThrongError, World};
+
+fn world() -> (World, throng::GroupId, throng::AgentId) {
+    let mut w = World::default();
+    let g = w
+        .add_group(GroupConfig::new("g").with(Behaviour::Seek, 1.0))
+        .unwrap();
+    let a = w.spawn(AgentSpec::new(g, Vec2::ZERO)).unwrap();
+    (w, g, a)
+}
+
+#[test]
+fn invalid_spawns_are_rejected() {
+    let (mut w, g, _) = world();
+    let base = AgentSpec::new(g, Vec2::ZERO);
+    let nan = AgentSpec::new(g, Vec2::new(f32::NAN, 0.0));
+    assert!(matches!(w.spawn(nan), Err(ThrongError::NonFinite { .. })));
+    let inf = base.with_velocity(Vec2::new(0.0, f32::INFINITY));
+    assert!(matches!(w.spawn(inf), Err(ThrongError::NonFinite { .. })));
+    for mass in [0.0, -1.0] {
+        let s = base.with_limits(mass, 1.0, 1.0);
+        assert!(matches!(
+            w.spawn(s),
+            Err(ThrongError::NotPositive { field: "mass", .. })
+        ));
+    }
+    let s = base.with_limits(1.0, -1.0, 1.0);
+    assert!(matches!(
+        w.spawn(s),
+        Err(ThrongError::Negative {
+            field: "max_speed",
+            ..
+        })
+    ));
+    let s = base.with_radius(-0.1);
+    assert!(matches!(
+        w.spawn(s),
+        Err(ThrongError::Negative {
+            field: "radius",
+            ..
+        })
+    ));
+    let mut other = World::default();
+    other.add_group(GroupConfig::new("a")).unwrap();
+    let foreign = other.add_group(GroupConfig::new("b")).unwrap();
+    let bad_group = AgentSpec::new(foreign, Vec2::ZERO);
+    assert!(matches!(
+        w.spawn(bad_group),
+        Err(ThrongError::UnknownGroup(_))
+    ));
+    assert_eq!(w.len(), 1, "nothing was added");
+}
+
+#[test]
+fn invalid_steps_and_setters_are_rejected() {
+    let (mut w, _, a) = world();
+    for dt in [0.0, -0.1, f32::NAN, f32::INFINITY] {
+        assert!(w.step(dt).is_err(), "dt {dt}");
+    }
+    assert_eq!(w.tick(), 0);
+    assert!(w.set_position(a, Vec2::new(f32::NAN, 1.0)).is_err());
+    assert!(w
+        .set_velocity(a, Vec2::new(1.0, f32::NEG_INFINITY))
+        .is_err());
+    assert!(w
+        .set_target(a, Target::Point(Vec2::splat(f32::NAN)))
+        .is_err());
+    assert!(w.set_limits(a, -2.0, 1.0, 1.0).is_err());
+    assert_eq!(w.position(a).unwrap(), Vec2::ZERO);
+    w.despawn(a).unwrap();
+    assert_eq!(
+        w.set_position(a, Vec2::ONE),
+        Err(ThrongError::UnknownAgent(a))
+    );
+    assert_eq!(
+        w.set_target(a, Target::None),
+        Err(ThrongError::UnknownAgent(a))
+    );
+}
+
+#[test]
+fn invalid_group_parameters_name_the_field() {
+    let mut w = World::default();
+    let bad = GroupConfig::new("g").with(
+        Behaviour::Arrive(ArriveParams {
+            slowing_radius: f32::NAN,
+        }),
+        1.0,
+    );
+    match w.add_group(bad) {
+        Err(ThrongError::InvalidParameter { field, .. }) => {
+            assert_eq!(field, "behaviours[0].slowing_radius")
+        }
+        other => panic!("{other:?}"),
+    }
+    let bad = GroupConfig::new("g").with(Behaviour::Seek, f32::NAN);
+    assert!(w.add_group(bad).is_err());
+}
+
+#[test]
+fn coincident_agents_and_zero_distance_targets_stay_finite() {
+    let mut w = World::default();
+    let g = w
+        .add_group(
+            GroupConfig::new("g")
+                .with(Behaviour::Arrive(ArriveParams::default()), 1.0)
+                .with(Behaviour::Flee(Default::default()), 1.0)
+                .with(Behaviour::Pursuit, 1.0)
+                .with(Behaviour::Evade(Default::default()), 1.0)
+                .with(Behaviour::Separation(Default::default()), 1.0)
+                .with(Behaviour::Cohesion, 1.0)
+                .with(Behaviour::Alignment, 1.0),
+        )
+        .unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..50 {
+        let spec = AgentSpec::new(g, Vec2::ONE).with_target(Target::Point(Vec2::ONE));
+        ids.push(w.spawn(spec).unwrap());
+    }
+    let first = ids[0];
+    w.set_target(ids[1], Target::Agent(first)).unwrap();
+    for _ in 0..100 {
+        w.step(0.1).unwrap();
+        assert!(w.positions().iter().all(|p| p.is_finite()));
+        assert!(w.velocities().iter().all(|v| v.is_finite()));
+    }
+    // Coincident agents split apart.
+    let spread = w
+        .positions()
+        .iter()
+        .map(|p| p.distance(Vec2::ONE))
+        .fold(0.0, f32::max);
+    assert!(spread > 0.1, "{spread}");
+}
