@@ -35,6 +35,17 @@ pub enum Integrator {
     Exact,
 }
 
+/// The physical limits of one body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Mass (> 0).
+    pub mass: f32,
+    /// Maximum steering force.
+    pub max_force: f32,
+    /// Maximum speed.
+    pub max_speed: f32,
+}
+
 /// Advance one body's linear state. Returns `(position, velocity)`.
 #[inline]
 #[must_use]
@@ -43,13 +54,11 @@ pub fn integrate_linear(
     pos: Vec2,
     vel: Vec2,
     force: Vec2,
-    mass: f32,
-    max_force: f32,
-    max_speed: f32,
+    limits: Limits,
     dt: f32,
 ) -> (Vec2, Vec2) {
-    let acc = truncate(force, max_force) / mass;
-    let new_vel = truncate(vel + acc * dt, max_speed);
+    let acc = truncate(force, limits.max_force) / limits.mass;
+    let new_vel = truncate(vel + acc * dt, limits.max_speed);
     let new_pos = match integrator {
         Integrator::SemiImplicitEuler => pos + new_vel * dt,
         Integrator::NewtonEuler1 => pos + vel * dt,
@@ -118,16 +127,12 @@ mod tests {
         // p = 0, v = (1,0), f = (0,2), m = 2 -> a = (0,1); dt = 0.5.
         // v' = (1, 0.5). Semi-implicit p' = (0.5, 0.25); NE1 p' = (0.5, 0);
         // exact p' = v dt + a dt²/2 = (0.5, 0.125).
-        let args = (
-            Vec2::ZERO,
-            Vec2::X,
-            Vec2::new(0.0, 2.0),
-            2.0,
-            10.0,
-            10.0,
-            0.5,
-        );
-        let run = |i| integrate_linear(i, args.0, args.1, args.2, args.3, args.4, args.5, args.6);
+        let lim = Limits {
+            mass: 2.0,
+            max_force: 10.0,
+            max_speed: 10.0,
+        };
+        let run = |i| integrate_linear(i, Vec2::ZERO, Vec2::X, Vec2::new(0.0, 2.0), lim, 0.5);
         let (p, v) = run(Integrator::SemiImplicitEuler);
         assert_eq!(v, Vec2::new(1.0, 0.5));
         assert_eq!(p, Vec2::new(0.5, 0.25));
@@ -144,9 +149,11 @@ mod tests {
             Vec2::ZERO,
             Vec2::X,
             Vec2::new(10.0, 0.0),
-            1.0,
-            1.0,
-            1.5,
+            Limits {
+                mass: 1.0,
+                max_force: 1.0,
+                max_speed: 1.5,
+            },
             1.0,
         );
         assert!((v - Vec2::new(1.5, 0.0)).length() < 1e-6);

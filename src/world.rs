@@ -21,7 +21,7 @@ use crate::behaviors::AgentState;
 use crate::combine::{accumulate_force, dither_pick, Combination};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
 use crate::group::{Behaviour, GroupConfig};
-use crate::integrate::{ease_heading, integrate_linear, Integrator};
+use crate::integrate::{ease_heading, integrate_linear, Integrator, Limits};
 use crate::math::truncate;
 use crate::rng::AgentRng;
 use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex};
@@ -643,9 +643,11 @@ impl World {
                     *p,
                     *v,
                     o.linear,
-                    mass[row],
-                    max_force[row],
-                    max_speed[row],
+                    Limits {
+                        mass: mass[row],
+                        max_force: max_force[row],
+                        max_speed: max_speed[row],
+                    },
                     dt,
                 );
                 if !(np.is_finite() && nv.is_finite()) {

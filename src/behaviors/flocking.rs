@@ -239,7 +239,8 @@ mod tests {
         let mut b = n(0.0, 0.0, 2);
         b.vel = Vec2::new(-1.0, 0.0);
         let f = alignment(&me, &[a, b]);
-        assert!((f - Vec2::new(-2.414_213_6, 1.414_213_6)).length() < 1e-5);
+        let s2 = std::f32::consts::SQRT_2;
+        assert!((f - Vec2::new(-s2 - 1.0, s2)).length() < 1e-5);
         assert_eq!(alignment(&me, &[]), Vec2::ZERO);
         assert_eq!(cohesion(&me, &[]), Vec2::ZERO);
     }

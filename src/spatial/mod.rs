@@ -80,7 +80,9 @@ pub fn brute_neighbours(positions: &[Vec2], row: usize, r: f32, cap: usize, out:
 }
 
 #[derive(Default)]
-pub struct OrderScratch;
+pub struct OrderScratch {
+    _reserved: Vec<u32>,
+}
 
 pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, _scratch: &mut OrderScratch) {
     perm.clear();
