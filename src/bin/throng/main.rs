@@ -52,7 +52,8 @@ fn run() -> throng::Result<()> {
         }
         samples.push(world.step(DT)?);
     }
-    let phases: [(&str, fn(&throng::TickStats) -> u64); 5] = [
+    type Phase = (&'static str, fn(&throng::TickStats) -> u64);
+    let phases: [Phase; 5] = [
         ("index build", |s| s.times.index_ns),
         ("leader sight", |s| s.times.sight_ns),
         ("steering", |s| s.times.steer_ns),
