@@ -59,5 +59,6 @@ pub struct Steering {
 }
 
 pub mod flocking;
+pub mod kinematic;
 pub mod targeting;
 pub mod wander;
