@@ -58,6 +58,7 @@ pub struct Steering {
     pub angular: f32,
 }
 
+pub mod angular;
 pub mod flocking;
 pub mod kinematic;
 pub mod targeting;
