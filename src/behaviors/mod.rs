@@ -59,6 +59,7 @@ pub struct Steering {
 }
 
 pub mod angular;
+pub mod approach;
 pub mod flocking;
 pub mod kinematic;
 pub mod targeting;
