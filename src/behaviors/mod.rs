@@ -58,9 +58,10 @@ pub struct Steering {
     pub angular: f32,
 }
 
-pub mod angular;
-pub mod approach;
 pub mod flocking;
-pub mod kinematic;
 pub mod targeting;
 pub mod wander;
+
+pub mod angular;
+pub mod approach;
+pub mod kinematic;
