@@ -72,4 +72,44 @@ mod tests {
             assert!((0.0..1.0).contains(&u));
         }
     }
+
+    #[test]
+    fn binomial_is_triangular_on_open_interval() {
+        // Density of u - v for u, v uniform on (-1, 1): f(x) = (2 - |x|) / 4 on
+        // (-2, 2); CDF F(x) = (2 + x)^2 / 8 for x <= 0 and 1 - (2 - x)^2 / 8 for x >= 0.
+        fn cdf(x: f64) -> f64 {
+            if x <= 0.0 {
+                (2.0 + x).powi(2) / 8.0
+            } else {
+                1.0 - (2.0 - x).powi(2) / 8.0
+            }
+        }
+        const N: usize = 100_000;
+        const BINS: usize = 20;
+        let mut r = agent_rng(2024, 3);
+        let mut counts = [0u32; BINS];
+        let mut sum = 0.0f64;
+        for _ in 0..N {
+            let b = binomial(&mut r);
+            assert!(b > -2.0 && b < 2.0, "{b} outside (-2, 2)");
+            sum += f64::from(b);
+            let bin = ((f64::from(b) + 2.0) / 4.0 * BINS as f64) as usize;
+            counts[bin.min(BINS - 1)] += 1;
+        }
+        let mean = sum / N as f64;
+        assert!(mean.abs() < 0.02, "mean {mean}");
+        // Pearson chi-square against the triangular density on 20 equal bins; the
+        // 0.999 quantile of chi-square with 19 degrees of freedom is 43.82.
+        let width = 4.0 / BINS as f64;
+        let chi2: f64 = counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let lo = -2.0 + i as f64 * width;
+                let expected = (cdf(lo + width) - cdf(lo)) * N as f64;
+                (f64::from(c) - expected).powi(2) / expected
+            })
+            .sum();
+        assert!(chi2 < 43.82, "chi-square {chi2}");
+    }
 }

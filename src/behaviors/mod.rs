@@ -61,3 +61,7 @@ pub struct Steering {
 pub mod flocking;
 pub mod targeting;
 pub mod wander;
+
+pub mod angular;
+pub mod approach;
+pub mod kinematic;
