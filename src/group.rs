@@ -4,7 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::behaviors::angular::{AlignParams, VelocityMatchParams};
+use crate::behaviors::approach::ApproachParams;
 use crate::behaviors::flocking::SeparationParams;
+use crate::behaviors::kinematic::{KinematicArriveParams, KinematicWanderParams};
 use crate::behaviors::targeting::{ArriveParams, EvadeParams, FleeParams};
 use crate::behaviors::wander::WanderParams;
 use crate::combine::Combination;
@@ -31,6 +34,25 @@ pub enum Behaviour {
     Cohesion,
     /// Match the neighbours' heading.
     Alignment,
+    /// Seed 000: approach the target by random converging waypoints.
+    Approach(ApproachParams),
+    /// Millington's align: turn to the target agent's heading (angular).
+    Align(AlignParams),
+    /// Millington's face: turn toward the target (angular).
+    Face(AlignParams),
+    /// Millington's look-where-you're-going: turn toward the velocity (angular).
+    LookWhereYouAreGoing(AlignParams),
+    /// Millington's velocity matching: match the target agent's velocity.
+    VelocityMatch(VelocityMatchParams),
+    /// Kinematic seek (kinematic groups only): full speed at the target.
+    KinematicSeek,
+    /// Kinematic flee (kinematic groups only).
+    KinematicFlee,
+    /// Kinematic arrive (kinematic groups only): stop inside the satisfaction
+    /// radius.
+    KinematicArrive(KinematicArriveParams),
+    /// Kinematic wander (kinematic groups only).
+    KinematicWander(KinematicWanderParams),
 }
 
 impl Behaviour {
@@ -47,7 +69,40 @@ impl Behaviour {
             Behaviour::Separation(_) => "separation",
             Behaviour::Cohesion => "cohesion",
             Behaviour::Alignment => "alignment",
+            Behaviour::Approach(_) => "approach",
+            Behaviour::Align(_) => "align",
+            Behaviour::Face(_) => "face",
+            Behaviour::LookWhereYouAreGoing(_) => "look_where_you_are_going",
+            Behaviour::VelocityMatch(_) => "velocity_match",
+            Behaviour::KinematicSeek => "kinematic_seek",
+            Behaviour::KinematicFlee => "kinematic_flee",
+            Behaviour::KinematicArrive(_) => "kinematic_arrive",
+            Behaviour::KinematicWander(_) => "kinematic_wander",
         }
+    }
+
+    /// Whether the behaviour outputs a velocity (kinematic movement) rather than
+    /// a force.
+    #[must_use]
+    pub fn is_kinematic(&self) -> bool {
+        matches!(
+            self,
+            Behaviour::KinematicSeek
+                | Behaviour::KinematicFlee
+                | Behaviour::KinematicArrive(_)
+                | Behaviour::KinematicWander(_)
+        )
+    }
+
+    /// Whether the behaviour outputs an angular acceleration, so the group's
+    /// heading is integrated from its rotation instead of eased toward the
+    /// velocity.
+    #[must_use]
+    pub fn is_angular(&self) -> bool {
+        matches!(
+            self,
+            Behaviour::Align(_) | Behaviour::Face(_) | Behaviour::LookWhereYouAreGoing(_)
+        )
     }
 
     /// Whether the behaviour reads the neighbour list.
@@ -97,9 +152,27 @@ impl Behaviour {
                 }
                 Ok(())
             }
+            Behaviour::Approach(p) => kernel_check(field, p.validate()),
+            Behaviour::Align(p) | Behaviour::Face(p) | Behaviour::LookWhereYouAreGoing(p) => {
+                kernel_check(field, p.validate())
+            }
+            Behaviour::VelocityMatch(p) => kernel_check(field, p.validate()),
+            Behaviour::KinematicArrive(p) => kernel_check(field, p.validate()),
+            Behaviour::KinematicWander(p) => kernel_check(field, p.validate()),
             _ => Ok(()),
         }
     }
+}
+
+/// Turn a kernel's "`name` must be ..." message into a field error.
+fn kernel_check(field: &str, r: std::result::Result<(), String>) -> Result<()> {
+    r.map_err(|msg| {
+        let name = msg.split_whitespace().next().unwrap_or("").to_string();
+        ThrongError::InvalidParameter {
+            field: format!("{field}.{name}"),
+            reason: msg,
+        }
+    })
 }
 
 /// A behaviour of a group with its weight and (for dithering) its probability.
@@ -126,6 +199,19 @@ impl WeightedBehaviour {
     }
 }
 
+/// How a group's agents move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Movement {
+    /// Behaviours output forces; the integrator turns them into motion.
+    #[default]
+    Steering,
+    /// Behaviours output velocities directly (seed 003's kinematic movement);
+    /// position and heading advance with the average of the old and new
+    /// velocity and rotation. Only kinematic behaviours are allowed.
+    Kinematic,
+}
+
 /// How the group's agents turn their heading.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -137,6 +223,10 @@ pub struct Facing {
     /// Below this speed the heading is left alone (seed 001: |v|^2 > 0.01, so
     /// 0.1). Default 0.1.
     pub min_speed: f32,
+    /// Groups with angular behaviours (align, face, look-where-you're-going)
+    /// integrate their heading from their rotation, clamped to this many
+    /// radians per second. Default π (180°/s).
+    pub max_rotation: f32,
 }
 
 impl Default for Facing {
@@ -144,6 +234,7 @@ impl Default for Facing {
         Self {
             turn_rate: 8.0,
             min_speed: 0.1,
+            max_rotation: std::f32::consts::PI,
         }
     }
 }
@@ -156,6 +247,8 @@ pub struct GroupConfig {
     /// Behaviours in priority order (the order matters for prioritized
     /// combination and dithering).
     pub behaviours: Vec<WeightedBehaviour>,
+    /// Steering (forces) or kinematic (velocities). Default steering.
+    pub movement: Movement,
     /// How the behaviours are combined. Default weighted sum.
     pub combination: Combination,
     /// Neighbours are the agents within this distance (units). Default 3.
@@ -171,6 +264,7 @@ impl Default for GroupConfig {
         Self {
             name: String::from("group"),
             behaviours: Vec::new(),
+            movement: Movement::default(),
             combination: Combination::default(),
             neighbour_radius: 3.0,
             max_neighbours: 12,
@@ -212,6 +306,19 @@ impl GroupConfig {
         self
     }
 
+    /// Set the movement kind.
+    #[must_use]
+    pub fn moving(mut self, movement: Movement) -> Self {
+        self.movement = movement;
+        self
+    }
+
+    /// Whether any behaviour turns the heading through angular acceleration.
+    #[must_use]
+    pub fn uses_angular(&self) -> bool {
+        self.behaviours.iter().any(|b| b.behaviour.is_angular())
+    }
+
     /// Whether any behaviour reads neighbours.
     #[must_use]
     pub fn needs_neighbours(&self) -> bool {
@@ -237,6 +344,9 @@ impl GroupConfig {
         if !(self.facing.min_speed.is_finite() && self.facing.min_speed >= 0.0) {
             return bad("facing.min_speed".into(), "must be finite and >= 0");
         }
+        if !(self.facing.max_rotation.is_finite() && self.facing.max_rotation >= 0.0) {
+            return bad("facing.max_rotation".into(), "must be finite and >= 0");
+        }
         for (i, b) in self.behaviours.iter().enumerate() {
             let field = format!("behaviours[{i}]");
             if !b.weight.is_finite() {
@@ -246,6 +356,15 @@ impl GroupConfig {
                 return bad(format!("{field}.probability"), "must be in [0, 1]");
             }
             b.behaviour.validate(&field)?;
+            let kinematic_group = self.movement == Movement::Kinematic;
+            if b.behaviour.is_kinematic() != kinematic_group {
+                let reason = if kinematic_group {
+                    "a kinematic group takes only kinematic behaviours"
+                } else {
+                    "kinematic behaviours need `movement = kinematic`"
+                };
+                return bad(format!("{field}.kind"), reason);
+            }
         }
         Ok(())
     }

@@ -13,7 +13,9 @@
 //! While the speed limit is not hit, the exact form equals seed 003's
 //! `p + v dt + a dt²/2`; when it is hit, it integrates the clamped velocity
 //! instead of overshooting the limit. Orientation follows the same rule with the
-//! rotation and angular acceleration.
+//! rotation and angular acceleration. Kinematic groups advance with the
+//! average of the old and new velocity instead
+//! ([`crate::behaviors::kinematic::kinematic_update`]).
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -102,22 +104,6 @@ pub fn ease_heading(heading: f32, vel: Vec2, turn_rate: f32, min_speed: f32, dt:
     wrap_angle(heading + wrap_angle(goal - heading) * t)
 }
 
-/// The kinematic state update of seed 003: position and orientation advance
-/// with the average of the old and new velocity and rotation. `new_vel` is
-/// clamped to `max_speed`. Returns `(position, velocity)`.
-#[inline]
-#[must_use]
-pub fn integrate_kinematic(
-    pos: Vec2,
-    old_vel: Vec2,
-    new_vel: Vec2,
-    max_speed: f32,
-    dt: f32,
-) -> (Vec2, Vec2) {
-    let v = truncate(new_vel, max_speed);
-    (pos + (old_vel + v) * (0.5 * dt), v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,19 +163,5 @@ mod tests {
         let h = ease_heading(0.0, Vec2::X, 1.0, 0.1, 0.5);
         assert!((h - std::f32::consts::FRAC_PI_4).abs() < 1e-6);
         assert_eq!(ease_heading(0.3, Vec2::splat(0.01), 1.0, 0.1, 0.5), 0.3);
-    }
-
-    #[test]
-    fn kinematic_uses_average_velocity() {
-        // old (2,0), new (0,2), dt 1: p' = (1,1).
-        let (p, v) = integrate_kinematic(
-            Vec2::ZERO,
-            Vec2::new(2.0, 0.0),
-            Vec2::new(0.0, 2.0),
-            5.0,
-            1.0,
-        );
-        assert_eq!(p, Vec2::new(1.0, 1.0));
-        assert_eq!(v, Vec2::new(0.0, 2.0));
     }
 }

@@ -14,14 +14,20 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOut, Target};
+use crate::behaviors::angular::{align, face, look_where_you_are_going, velocity_match};
+use crate::behaviors::approach::{approach_step, WalkerState};
 use crate::behaviors::flocking::{alignment, cohesion, separation, Neighbour};
+use crate::behaviors::kinematic::{
+    kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
+    KinematicOutput,
+};
 use crate::behaviors::targeting::{arrive, evade, flee, pursuit, seek, Body};
-use crate::behaviors::wander::{wander, WanderParams};
-use crate::behaviors::AgentState;
+use crate::behaviors::wander::wander;
+use crate::behaviors::{AgentState, Steering};
 use crate::combine::{accumulate_force, dither_pick, Combination};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
-use crate::group::{Behaviour, GroupConfig};
-use crate::integrate::{ease_heading, integrate_linear, Integrator, Limits};
+use crate::group::{Behaviour, GroupConfig, Movement};
+use crate::integrate::{ease_heading, integrate_angular, integrate_linear, Integrator, Limits};
 use crate::math::truncate;
 use crate::rng::AgentRng;
 use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex};
@@ -104,6 +110,8 @@ pub struct World {
     groups: Vec<GroupConfig>,
     /// Per group: does any behaviour read neighbours.
     group_needs_neighbours: Vec<bool>,
+    /// Per group: is the heading driven by angular behaviours.
+    group_angular: Vec<bool>,
     cols: Columns,
     spare: Columns,
     slots: Slots,
@@ -131,6 +139,7 @@ impl World {
             config,
             groups: Vec::new(),
             group_needs_neighbours: Vec::new(),
+            group_angular: Vec::new(),
             cols: Columns::default(),
             spare: Columns::default(),
             slots: Slots::default(),
@@ -174,6 +183,7 @@ impl World {
         config.validate()?;
         let id = u16::try_from(self.groups.len()).map_err(|_| ThrongError::Capacity("groups"))?;
         self.group_needs_neighbours.push(config.needs_neighbours());
+        self.group_angular.push(config.uses_angular());
         self.groups.push(config);
         Ok(GroupId(id))
     }
@@ -186,6 +196,7 @@ impl World {
             .get_mut(group.index())
             .ok_or(ThrongError::UnknownGroup(group))?;
         self.group_needs_neighbours[group.index()] = config.needs_neighbours();
+        self.group_angular[group.index()] = config.uses_angular();
         *slot = config;
         Ok(())
     }
@@ -566,6 +577,7 @@ impl World {
             target2: _,
             rng,
             memory,
+            walker,
             out,
         } = &mut self.cols;
         let ctx = SteerCtx {
@@ -590,8 +602,9 @@ impl World {
         out.par_chunks_mut(STEER_CHUNK)
             .zip(rng.par_chunks_mut(STEER_CHUNK))
             .zip(memory.par_chunks_mut(STEER_CHUNK))
+            .zip(walker.par_chunks_mut(STEER_CHUNK))
             .enumerate()
-            .for_each(|(chunk, ((out, rng), memory))| {
+            .for_each(|(chunk, (((out, rng), memory), walker))| {
                 let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                 let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
                 let s = &mut *guard;
@@ -605,7 +618,12 @@ impl World {
                     s.batch.gather(ctx.index, ctx.pos, rows.clone(), max_radius);
                 }
                 for (k, row) in rows.enumerate() {
-                    out[k] = steer_one(&ctx, row, &mut rng[k], &mut memory[k], s);
+                    let m = AgentMut {
+                        rng: &mut rng[k],
+                        memory: &mut memory[k],
+                        walker: &mut walker[k],
+                    };
+                    out[k] = steer_one(&ctx, row, m, s);
                 }
             });
         self.cols.out.iter().map(|o| o.neighbours as u64).sum()
@@ -617,11 +635,13 @@ impl World {
         crate::zone!("integrate");
         let integrator = self.config.integrator;
         let groups = &self.groups;
+        let angular = &self.group_angular;
         let Columns {
             group,
             pos,
             vel,
             heading,
+            rotation,
             mass,
             max_speed,
             max_force,
@@ -633,29 +653,57 @@ impl World {
         pos.par_iter_mut()
             .zip(vel.par_iter_mut())
             .zip(heading.par_iter_mut())
+            .zip(rotation.par_iter_mut())
             .enumerate()
             .with_min_len(INTEGRATE_MIN_LEN)
-            .map(|(row, ((p, v), h))| {
-                let g = &groups[group[row] as usize];
+            .map(|(row, (((p, v), h), w))| {
+                let gi = group[row] as usize;
+                let g = &groups[gi];
                 let o = &out[row];
-                let (np, nv) = integrate_linear(
-                    integrator,
-                    *p,
-                    *v,
-                    o.linear,
-                    Limits {
-                        mass: mass[row],
-                        max_force: max_force[row],
-                        max_speed: max_speed[row],
-                    },
-                    dt,
-                );
-                if !(np.is_finite() && nv.is_finite()) {
+                let (np, nv, nh, nw) = match g.movement {
+                    Movement::Kinematic => {
+                        let k = KinematicOutput {
+                            velocity: truncate(o.linear, max_speed[row]),
+                            rotation: o
+                                .angular
+                                .clamp(-g.facing.max_rotation, g.facing.max_rotation),
+                            heading: o.heading,
+                        };
+                        let (np, nh, nv, nw) = kinematic_update(*p, *h, *v, *w, &k, dt);
+                        (np, nv, nh, nw)
+                    }
+                    Movement::Steering => {
+                        let limits = Limits {
+                            mass: mass[row],
+                            max_force: max_force[row],
+                            max_speed: max_speed[row],
+                        };
+                        let (np, nv) = integrate_linear(integrator, *p, *v, o.linear, limits, dt);
+                        let (nh, nw) = if angular[gi] {
+                            integrate_angular(
+                                integrator,
+                                *h,
+                                *w,
+                                o.angular,
+                                g.facing.max_rotation,
+                                dt,
+                            )
+                        } else {
+                            (
+                                ease_heading(*h, nv, g.facing.turn_rate, g.facing.min_speed, dt),
+                                0.0,
+                            )
+                        };
+                        (np, nv, nh, nw)
+                    }
+                };
+                if !(np.is_finite() && nv.is_finite() && nh.is_finite() && nw.is_finite()) {
                     return 1u64;
                 }
-                *h = ease_heading(*h, nv, g.facing.turn_rate, g.facing.min_speed, dt);
                 *p = np;
                 *v = nv;
+                *h = nh;
+                *w = nw;
                 0
             })
             .sum()
@@ -700,6 +748,13 @@ impl SteerCtx<'_> {
         }
     }
 
+    fn target_row(&self, target: Target) -> Option<usize> {
+        match target {
+            Target::Agent(id) => self.slots.row(id).map(|r| r as usize),
+            _ => None,
+        }
+    }
+
     fn resolve(&self, target: Target) -> Option<Body> {
         match target {
             Target::None => None,
@@ -715,14 +770,55 @@ impl SteerCtx<'_> {
     }
 }
 
+/// One behaviour's contribution before weighting.
+#[derive(Clone, Copy, Default)]
+struct Contribution {
+    /// Force (steering groups) or velocity (kinematic groups).
+    linear: Vec2,
+    /// Angular acceleration (steering) or rotation (kinematic).
+    angular: f32,
+    /// A heading to set directly (kinematic behaviours that face their motion).
+    heading: Option<f32>,
+}
+
+impl Contribution {
+    fn force(linear: Vec2) -> Self {
+        Self {
+            linear,
+            ..Self::default()
+        }
+    }
+
+    fn steering(s: Steering) -> Self {
+        Self {
+            linear: s.linear,
+            angular: s.angular,
+            heading: None,
+        }
+    }
+
+    fn kinematic(k: KinematicOutput) -> Self {
+        Self {
+            linear: k.velocity,
+            angular: k.rotation,
+            heading: k.heading,
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.linear == Vec2::ZERO && self.angular == 0.0 && self.heading.is_none()
+    }
+}
+
+/// The per-agent state a behaviour may update (each agent its own row).
+struct AgentMut<'a> {
+    rng: &'a mut AgentRng,
+    memory: &'a mut Memory,
+    walker: &'a mut WalkerState,
+}
+
 /// The steering kernel of one agent: shared by the parallel pass and by tests.
-fn steer_one(
-    ctx: &SteerCtx<'_>,
-    row: usize,
-    rng: &mut AgentRng,
-    memory: &mut Memory,
-    s: &mut SteerScratch,
-) -> SteerOut {
+fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScratch) -> SteerOut {
     let g_idx = ctx.group[row] as usize;
     let g = &ctx.groups[g_idx];
     let me = ctx.state(row);
@@ -741,76 +837,128 @@ fn steer_one(
             key: ctx.id[r as usize].index(),
         }));
     }
+    let target_row = ctx.target_row(ctx.target[row]);
     let target = ctx.resolve(ctx.target[row]);
     let my_key = ctx.id[row].index();
-    let mut eval = |b: &Behaviour, rng: &mut AgentRng| -> Vec2 {
+    let AgentMut {
+        rng,
+        memory,
+        walker,
+    } = m;
+    let neighbours = &s.neighbours;
+    let mut eval = |b: &Behaviour, rng: &mut AgentRng| -> Contribution {
+        let on_target =
+            |f: &dyn Fn(Body) -> Vec2| Contribution::force(target.map_or(Vec2::ZERO, f));
         match b {
-            Behaviour::Seek => target.map_or(Vec2::ZERO, |t| seek(&me, t.pos)),
-            Behaviour::Flee(p) => target.map_or(Vec2::ZERO, |t| flee(&me, t.pos, p)),
-            Behaviour::Arrive(p) => target.map_or(Vec2::ZERO, |t| arrive(&me, t.pos, p)),
-            Behaviour::Pursuit => target.map_or(Vec2::ZERO, |t| pursuit(&me, &t)),
-            Behaviour::Evade(p) => target.map_or(Vec2::ZERO, |t| evade(&me, &t, p)),
-            Behaviour::Wander(p) => wander_step(&me, memory, p, ctx.dt, rng),
-            Behaviour::Separation(p) => separation(&me, my_key, &s.neighbours, p),
-            Behaviour::Cohesion => cohesion(&me, &s.neighbours),
-            Behaviour::Alignment => alignment(&me, &s.neighbours),
+            Behaviour::Seek => on_target(&|t| seek(&me, t.pos)),
+            Behaviour::Flee(p) => on_target(&|t| flee(&me, t.pos, p)),
+            Behaviour::Arrive(p) => on_target(&|t| arrive(&me, t.pos, p)),
+            Behaviour::Pursuit => on_target(&|t| pursuit(&me, &t)),
+            Behaviour::Evade(p) => on_target(&|t| evade(&me, &t, p)),
+            Behaviour::Wander(p) => {
+                let (force, local) = wander(&me, memory.wander, p, ctx.dt, rng);
+                memory.wander = local;
+                Contribution::force(force)
+            }
+            Behaviour::Separation(p) => Contribution::force(separation(&me, my_key, neighbours, p)),
+            Behaviour::Cohesion => Contribution::force(cohesion(&me, neighbours)),
+            Behaviour::Alignment => Contribution::force(alignment(&me, neighbours)),
+            Behaviour::Approach(p) => match target {
+                Some(t) => {
+                    let (force, next) = approach_step(&me, t.pos, walker, p, rng);
+                    *walker = next;
+                    Contribution::force(force)
+                }
+                None => Contribution::default(),
+            },
+            Behaviour::Align(p) => target_row.map_or_else(Contribution::default, |r| {
+                Contribution::steering(align(&me, ctx.heading[r], p))
+            }),
+            Behaviour::Face(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::steering(face(&me, t.pos, p))
+            }),
+            Behaviour::LookWhereYouAreGoing(p) => {
+                Contribution::steering(look_where_you_are_going(&me, p))
+            }
+            Behaviour::VelocityMatch(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::steering(velocity_match(&me, t.vel, p))
+            }),
+            Behaviour::KinematicSeek => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_seek(&me, t.pos))
+            }),
+            Behaviour::KinematicFlee => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_flee(&me, t.pos))
+            }),
+            Behaviour::KinematicArrive(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_arrive(&me, t.pos, p))
+            }),
+            Behaviour::KinematicWander(p) => Contribution::kinematic(kinematic_wander(&me, p, rng)),
         }
     };
-    let max_force = me.max_force;
-    let linear = match g.combination {
-        Combination::WeightedSum => {
-            let mut sum = Vec2::ZERO;
+    let out = match (g.movement, g.combination) {
+        // Kinematic groups: weighted sum of velocities and rotations; the first
+        // behaviour that sets a heading sets it. The integrator clamps speed.
+        (Movement::Kinematic, _) => {
+            let mut sum = Contribution::default();
             for b in &g.behaviours {
-                sum += eval(&b.behaviour, rng) * b.weight;
+                let c = eval(&b.behaviour, rng);
+                sum.linear += c.linear * b.weight;
+                sum.angular += c.angular * b.weight;
+                sum.heading = sum.heading.or(c.heading);
             }
-            truncate(sum, max_force)
+            sum
         }
-        Combination::Prioritized => {
-            let mut running = Vec2::ZERO;
+        (Movement::Steering, Combination::WeightedSum) => {
+            let mut sum = Contribution::default();
             for b in &g.behaviours {
-                let f = eval(&b.behaviour, rng) * b.weight;
-                if !accumulate_force(&mut running, f, max_force) {
+                let c = eval(&b.behaviour, rng);
+                sum.linear += c.linear * b.weight;
+                sum.angular += c.angular * b.weight;
+            }
+            sum.linear = truncate(sum.linear, me.max_force);
+            sum
+        }
+        (Movement::Steering, Combination::Prioritized) => {
+            let mut sum = Contribution::default();
+            for b in &g.behaviours {
+                let c = eval(&b.behaviour, rng);
+                sum.angular += c.angular * b.weight;
+                if !accumulate_force(&mut sum.linear, c.linear * b.weight, me.max_force) {
                     break;
                 }
             }
-            running
+            sum
         }
-        Combination::Dithered => {
-            let mut chosen = Vec2::ZERO;
+        (Movement::Steering, Combination::Dithered) => {
+            let mut chosen = Contribution::default();
             for b in &g.behaviours {
                 if b.probability > 0.0 && dither_pick(rng, b.probability) {
-                    let f = eval(&b.behaviour, rng);
-                    if f != Vec2::ZERO {
-                        chosen = f * (b.weight / b.probability);
+                    let c = eval(&b.behaviour, rng);
+                    if !c.is_zero() {
+                        let scale = b.weight / b.probability;
+                        chosen.linear = truncate(c.linear * scale, me.max_force);
+                        chosen.angular = c.angular * scale;
                         break;
                     }
                 }
             }
-            truncate(chosen, max_force)
+            chosen
         }
     };
     SteerOut {
-        linear: if linear.is_finite() {
-            linear
+        linear: if out.linear.is_finite() {
+            out.linear
         } else {
             Vec2::ZERO
         },
-        angular: 0.0,
-        heading: None,
+        angular: if out.angular.is_finite() {
+            out.angular
+        } else {
+            0.0
+        },
+        heading: out.heading.filter(|h| h.is_finite()),
         neighbours: s.neighbours.len() as u32,
     }
-}
-
-fn wander_step(
-    me: &AgentState,
-    memory: &mut Memory,
-    params: &WanderParams,
-    dt: f32,
-    rng: &mut AgentRng,
-) -> Vec2 {
-    let (force, local) = wander(me, memory.wander, params, dt, rng);
-    memory.wander = local;
-    force
 }
 
 /// FNV-1a over 64 bits.

@@ -8,6 +8,7 @@ pub use handle::{AgentId, GroupId};
 
 use glam::Vec2;
 
+use crate::behaviors::approach::WalkerState;
 use crate::behaviors::wander::{initial_wander_target, WanderParams};
 use crate::error::{finite, finite_vec, non_negative, positive, Result};
 use crate::rng::{agent_rng, AgentRng};
@@ -179,6 +180,7 @@ pub(crate) struct Columns {
     pub target2: Vec<Target>,
     pub rng: Vec<AgentRng>,
     pub memory: Vec<Memory>,
+    pub walker: Vec<WalkerState>,
     pub out: Vec<SteerOut>,
 }
 
@@ -200,6 +202,7 @@ macro_rules! for_each_column {
         $m!(target2);
         $m!(rng);
         $m!(memory);
+        $m!(walker);
         $m!(out);
     }};
 }
@@ -243,6 +246,7 @@ impl Columns {
             wander: initial_wander_target(wander),
             path_progress: 0.0,
         });
+        self.walker.push(WalkerState::default());
         self.out.push(SteerOut::default());
         self.check();
     }
