@@ -1,0 +1,276 @@
+//! The uniform grid index: rows counting-sorted into square cells, cells stored as start
+//! offsets into row ids with the rows' x / y copied alongside, so a query copies or scans
+//! contiguous runs (one per row of cells).
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::{addressable, clean_radius, Bounds};
+
+/// Cell side as a fraction of the cell hint (the largest neighbour radius). Smaller
+/// cells fit the queried box more tightly; a run of cells along x stays one contiguous
+/// copy, so the cost per query grows only with the number of rows of cells.
+const CELL_PER_HINT: f64 = 0.5;
+
+/// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells: far-apart
+/// positions grow the cell size instead of the cell count.
+const CELLS_PER_ROW: usize = 4;
+const CELLS_SLACK: usize = 16;
+
+/// Below this many rows the cell ids are computed on the calling thread.
+const PARALLEL_MIN: usize = 16_384;
+
+/// Marks a row that is in no cell (a non-finite coordinate).
+const NO_CELL: u32 = u32::MAX;
+
+/// Counting-sorted uniform grid.
+#[derive(Default)]
+pub(super) struct GridIndex {
+    /// Rows indexed by the last rebuild.
+    len: usize,
+    /// Lower corner of the finite positions.
+    origin: [f64; 2],
+    /// Inverse cell side.
+    inv: f64,
+    /// Cells along x and y (both 0 when no row is finite).
+    nx: usize,
+    ny: usize,
+    /// `starts[c]..starts[c + 1]` are the entries of cell `c = cy * nx + cx`.
+    starts: Vec<u32>,
+    /// Per entry: row x, row y and row id, ordered by cell then row.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    ids: Vec<u32>,
+    /// Per row: its cell, or [`NO_CELL`].
+    cell_of: Vec<u32>,
+}
+
+impl GridIndex {
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(super) fn rebuild(&mut self, positions: &[Vec2], cell_hint: f32) {
+        let positions = &positions[..addressable(positions.len())];
+        let n = positions.len();
+        self.len = n;
+        self.nx = 0;
+        self.ny = 0;
+        self.starts.clear();
+        self.xs.clear();
+        self.ys.clear();
+        self.ids.clear();
+        self.cell_of.clear();
+        let Some(b) = (!positions.is_empty())
+            .then(|| Bounds::of(positions, 0..n))
+            .flatten()
+        else {
+            self.starts.push(0);
+            return;
+        };
+        let finite = positions.iter().filter(|p| p.is_finite()).count();
+
+        // Cell size: from the hint, grown until the cell count is bounded.
+        let w = f64::from(b.max.x) - f64::from(b.min.x);
+        let h = f64::from(b.max.y) - f64::from(b.min.y);
+        let max_cells = (CELLS_PER_ROW
+            .saturating_mul(finite)
+            .saturating_add(CELLS_SLACK))
+        .min(u32::MAX as usize - 1);
+        let max_cells_f = max_cells as f64;
+        let hint = f64::from(clean_radius(cell_hint)) * CELL_PER_HINT;
+        let mut side = hint
+            .max(w / max_cells_f)
+            .max(h / max_cells_f)
+            .max((w * h / max_cells_f).sqrt());
+        if !(side > 0.0 && side.is_finite()) {
+            // All finite rows at one coordinate (or a zero hint on a degenerate extent).
+            side = (w.max(h)).max(1.0);
+        }
+        let (nx, ny) = loop {
+            let nx = (w / side).floor() + 1.0;
+            let ny = (h / side).floor() + 1.0;
+            if nx * ny <= max_cells_f {
+                break (nx as usize, ny as usize);
+            }
+            side *= 1.25;
+        };
+        self.nx = nx;
+        self.ny = ny;
+        self.origin = [f64::from(b.min.x), f64::from(b.min.y)];
+        self.inv = 1.0 / side;
+
+        // Cell of every row.
+        self.cell_of.resize(n, NO_CELL);
+        let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
+        let cell = |p: &Vec2| -> u32 {
+            if p.is_finite() {
+                let cx = cell_coord(f64::from(p.x), ox, inv, nx);
+                let cy = cell_coord(f64::from(p.y), oy, inv, ny);
+                (cy * nx + cx) as u32
+            } else {
+                NO_CELL
+            }
+        };
+        if n >= PARALLEL_MIN {
+            self.cell_of
+                .par_iter_mut()
+                .zip(positions.par_iter())
+                .with_min_len(4096)
+                .for_each(|(c, p)| *c = cell(p));
+        } else {
+            for (c, p) in self.cell_of.iter_mut().zip(positions) {
+                *c = cell(p);
+            }
+        }
+
+        // Counting sort, stable: entries of a cell are in ascending row order.
+        let cells = nx * ny;
+        self.starts.resize(cells + 1, 0);
+        for &c in &self.cell_of {
+            if c != NO_CELL {
+                self.starts[c as usize] += 1;
+            }
+        }
+        // Inclusive prefix sums: starts[c] = end of cell c.
+        let mut acc = 0u32;
+        for s in &mut self.starts[..cells] {
+            acc += *s;
+            *s = acc;
+        }
+        self.starts[cells] = acc;
+        let m = acc as usize;
+        self.xs.resize(m, 0.0);
+        self.ys.resize(m, 0.0);
+        self.ids.resize(m, 0);
+        // Fill backwards, decrementing: afterwards starts[c] = begin of cell c.
+        for (row, (&c, p)) in self.cell_of.iter().zip(positions).enumerate().rev() {
+            if c != NO_CELL {
+                let slot = &mut self.starts[c as usize];
+                *slot -= 1;
+                let k = *slot as usize;
+                self.xs[k] = p.x;
+                self.ys[k] = p.y;
+                self.ids[k] = row as u32;
+            }
+        }
+    }
+
+    /// Cell ranges `(cx0, cx1, cy0, cy1)` (inclusive) covering the box `min..max`
+    /// widened by `reach` on every side, or `None` when it misses every row.
+    fn cells_around(
+        &self,
+        min: Vec2,
+        max: Vec2,
+        reach: f32,
+    ) -> Option<(usize, usize, usize, usize)> {
+        if self.nx == 0 {
+            return None;
+        }
+        let reach = f64::from(reach);
+        let lo = [f64::from(min.x) - reach, f64::from(min.y) - reach];
+        let hi = [f64::from(max.x) + reach, f64::from(max.y) + reach];
+        let (ox, oy) = (self.origin[0], self.origin[1]);
+        // Rows lie in [origin, origin + n * side).
+        let ex = ox + self.nx as f64 / self.inv;
+        let ey = oy + self.ny as f64 / self.inv;
+        if hi[0] < ox || hi[1] < oy || lo[0] > ex || lo[1] > ey {
+            return None;
+        }
+        let cx0 = cell_coord(lo[0], ox, self.inv, self.nx);
+        let cx1 = cell_coord(hi[0], ox, self.inv, self.nx);
+        let cy0 = cell_coord(lo[1], oy, self.inv, self.ny);
+        let cy1 = cell_coord(hi[1], oy, self.inv, self.ny);
+        Some((cx0, cx1, cy0, cy1))
+    }
+
+    /// Every row in the cells around `p` at `reach` (already padded).
+    pub(super) fn for_each_near(&self, p: Vec2, reach: f32, f: &mut impl FnMut(u32)) {
+        let Some((cx0, cx1, cy0, cy1)) = self.cells_around(p, p, reach) else {
+            return;
+        };
+        for cy in cy0..=cy1 {
+            let s = self.starts[cy * self.nx + cx0] as usize;
+            let e = self.starts[cy * self.nx + cx1 + 1] as usize;
+            for &id in &self.ids[s..e] {
+                f(id);
+            }
+        }
+    }
+
+    /// Candidates for every point of `b` at `reach` (already padded): one contiguous
+    /// copy per row of cells. Always succeeds.
+    pub(super) fn gather(
+        &self,
+        b: Bounds,
+        reach: f32,
+        xs: &mut Vec<f32>,
+        ys: &mut Vec<f32>,
+        ids: &mut Vec<u32>,
+    ) -> bool {
+        let Some((cx0, cx1, cy0, cy1)) = self.cells_around(b.min, b.max, reach) else {
+            return true;
+        };
+        for cy in cy0..=cy1 {
+            let s = self.starts[cy * self.nx + cx0] as usize;
+            let e = self.starts[cy * self.nx + cx1 + 1] as usize;
+            xs.extend_from_slice(&self.xs[s..e]);
+            ys.extend_from_slice(&self.ys[s..e]);
+            ids.extend_from_slice(&self.ids[s..e]);
+        }
+        true
+    }
+}
+
+/// Cell coordinate of `v` along an axis starting at `origin`, clamped into `0..n`.
+/// Monotone in `v`, so a row inside a queried interval is in the interval's cells.
+#[inline]
+fn cell_coord(v: f64, origin: f64, inv: f64, n: usize) -> usize {
+    let c = ((v - origin) * inv).floor();
+    if c <= 0.0 {
+        0
+    } else {
+        (c as usize).min(n - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_count_is_bounded_for_spread_out_rows() {
+        let pts = vec![
+            Vec2::new(-1e30, 0.0),
+            Vec2::new(1e30, 3e29),
+            Vec2::new(0.0, -2e30),
+            Vec2::new(5.0, 5.0),
+        ];
+        let mut g = GridIndex::default();
+        g.rebuild(&pts, 1.0);
+        assert!(g.nx * g.ny <= CELLS_PER_ROW * pts.len() + CELLS_SLACK);
+        assert_eq!(g.starts.len(), g.nx * g.ny + 1);
+        assert_eq!(g.ids.len(), 4);
+        g.rebuild(&pts[..1], f32::INFINITY);
+        assert_eq!((g.nx, g.ny), (1, 1));
+        g.rebuild(&[Vec2::ZERO; 500], 1.0);
+        assert_eq!((g.nx, g.ny), (1, 1));
+        assert_eq!(g.ids, (0..500).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn cells_follow_the_hint() {
+        let pts: Vec<Vec2> = (0..100)
+            .map(|i| Vec2::new((i % 10) as f32, (i / 10) as f32))
+            .collect();
+        let mut g = GridIndex::default();
+        g.rebuild(&pts, 2.0);
+        assert!((1.0 / g.inv - 2.0 * CELL_PER_HINT).abs() < 1e-9);
+        assert_eq!(g.nx, 10);
+        // Within every cell, rows are ascending.
+        for c in 0..g.nx * g.ny {
+            let ids = &g.ids[g.starts[c] as usize..g.starts[c + 1] as usize];
+            assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+}

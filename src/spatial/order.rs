@@ -1,0 +1,171 @@
+//! A spatially coherent row order: positions quantised to 16 bits per axis, keyed along
+//! a space-filling curve, sorted by an LSD radix sort (stable, so ties keep row order).
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::{addressable, Bounds};
+
+/// Below this many rows the keys are computed on the calling thread.
+const PARALLEL_MIN: usize = 16_384;
+
+/// Radix digit width of the sort (three passes cover a 32-bit key).
+const DIGIT_BITS: u32 = 11;
+const DIGITS: usize = 1 << DIGIT_BITS;
+const DIGIT_MASK: u32 = (DIGITS as u32) - 1;
+
+/// Reusable buffers for [`spatial_order`].
+#[derive(Default)]
+pub struct OrderScratch {
+    keys: Vec<u64>,
+    tmp: Vec<u64>,
+}
+
+impl OrderScratch {
+    /// Empty buffers (they grow on first use and are then reused).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// A spatially coherent order of the rows: the position of each row is quantised to
+/// 16 bits per axis over the (square) bounding box of the finite positions and keyed
+/// along a space-filling curve; rows are sorted by `(key, row)` with a radix sort. Rows
+/// with a non-finite coordinate come last. Fills `perm` with `perm[new_row] = old_row`.
+/// Deterministic, independent of the rayon thread count.
+pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut OrderScratch) {
+    perm.clear();
+    let n = addressable(positions.len());
+    let positions = &positions[..n];
+    let keys = &mut scratch.keys;
+    keys.clear();
+    if n == 0 {
+        return;
+    }
+    keys.resize(n, 0);
+    let (min, scale) = match Bounds::of(positions, 0..n) {
+        Some(b) => {
+            let ext = (f64::from(b.max.x) - f64::from(b.min.x))
+                .max(f64::from(b.max.y) - f64::from(b.min.y));
+            let scale = if ext > 0.0 { 65535.0 / ext } else { 0.0 };
+            ([f64::from(b.min.x), f64::from(b.min.y)], scale)
+        }
+        None => ([0.0; 2], 0.0),
+    };
+    let key_of = |row: usize, p: &Vec2| -> u64 {
+        let k = if p.is_finite() {
+            let qx = quantise(f64::from(p.x), min[0], scale);
+            let qy = quantise(f64::from(p.y), min[1], scale);
+            curve_key(qx, qy)
+        } else {
+            u32::MAX
+        };
+        (u64::from(k) << 32) | row as u64
+    };
+    if n >= PARALLEL_MIN {
+        keys.par_iter_mut()
+            .zip(positions.par_iter())
+            .enumerate()
+            .with_min_len(4096)
+            .for_each(|(row, (k, p))| *k = key_of(row, p));
+    } else {
+        for (row, (k, p)) in keys.iter_mut().zip(positions).enumerate() {
+            *k = key_of(row, p);
+        }
+    }
+    radix_sort_high32(keys, &mut scratch.tmp);
+    // The low 32 bits of a key are its row.
+    perm.extend(keys.iter().map(|&k| k as u32));
+}
+
+/// `v` quantised to `0..=65535` along an axis starting at `min`.
+#[inline]
+fn quantise(v: f64, min: f64, scale: f64) -> u32 {
+    let q = ((v - min) * scale).floor();
+    if q <= 0.0 {
+        0
+    } else {
+        (q as u32).min(65535)
+    }
+}
+
+/// Spread the low 16 bits of `v` to the even bits.
+#[inline]
+fn spread(v: u32) -> u32 {
+    let mut x = v & 0xFFFF;
+    x = (x | (x << 8)) & 0x00FF_00FF;
+    x = (x | (x << 4)) & 0x0F0F_0F0F;
+    x = (x | (x << 2)) & 0x3333_3333;
+    x = (x | (x << 1)) & 0x5555_5555;
+    x
+}
+
+/// Morton (Z-order) key of a quantised point.
+#[inline]
+#[allow(dead_code)]
+fn morton(x: u32, y: u32) -> u32 {
+    spread(x) | (spread(y) << 1)
+}
+
+/// Hilbert curve index of a quantised point on the 65536 × 65536 grid.
+#[inline]
+#[allow(dead_code)]
+fn hilbert(mut x: u32, mut y: u32) -> u32 {
+    const N: u32 = 1 << 16;
+    let mut d: u32 = 0;
+    let mut s = N / 2;
+    while s > 0 {
+        let rx = u32::from(x & s != 0);
+        let ry = u32::from(y & s != 0);
+        d = d.wrapping_add(s.wrapping_mul(s).wrapping_mul((3 * rx) ^ ry));
+        if ry == 0 {
+            if rx == 1 {
+                x = N - 1 - x;
+                y = N - 1 - y;
+            }
+            std::mem::swap(&mut x, &mut y);
+        }
+        s /= 2;
+    }
+    d
+}
+
+/// The curve used by [`spatial_order`].
+#[inline]
+fn curve_key(x: u32, y: u32) -> u32 {
+    morton(x, y)
+}
+
+/// Stable LSD radix sort of `keys` by their high 32 bits.
+fn radix_sort_high32(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
+    let n = keys.len();
+    let mut hist = [[0u32; DIGITS]; 3];
+    for &k in keys.iter() {
+        let h = (k >> 32) as u32;
+        hist[0][(h & DIGIT_MASK) as usize] += 1;
+        hist[1][((h >> DIGIT_BITS) & DIGIT_MASK) as usize] += 1;
+        hist[2][((h >> (2 * DIGIT_BITS)) & DIGIT_MASK) as usize] += 1;
+    }
+    tmp.clear();
+    tmp.resize(n, 0);
+    for (pass, counts) in hist.iter_mut().enumerate() {
+        // A pass where every key has the same digit would not move anything.
+        if counts.iter().any(|&c| c as usize == n) {
+            continue;
+        }
+        let mut acc = 0u32;
+        for c in counts.iter_mut() {
+            let here = *c;
+            *c = acc;
+            acc += here;
+        }
+        let shift = 32 + DIGIT_BITS * pass as u32;
+        for &k in keys.iter() {
+            let d = ((k >> shift) as u32 & DIGIT_MASK) as usize;
+            tmp[counts[d] as usize] = k;
+            counts[d] += 1;
+        }
+        std::mem::swap(keys, tmp);
+    }
+}

@@ -1,0 +1,350 @@
+use super::*;
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro128PlusPlus;
+
+const KINDS: [IndexKind; 2] = [IndexKind::KdTree, IndexKind::Grid];
+
+fn unit(rng: &mut Xoshiro128PlusPlus) -> f32 {
+    (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32
+}
+
+/// `n` points uniform in a square holding about 3 points per unit area, with some exact
+/// duplicates of earlier points and a stack of `stack` points at one coordinate.
+fn cloud(seed: u64, n: usize, stack: usize) -> Vec<Vec2> {
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(seed);
+    let side = (n as f32 / 3.0).sqrt().max(1.0);
+    let mut v = Vec::with_capacity(n + stack);
+    for i in 0..n {
+        if i > 0 && rng.next_u32() % 8 == 0 {
+            let j = rng.next_u32() as usize % i;
+            v.push(v[j]);
+        } else {
+            v.push(Vec2::new(unit(&mut rng) * side, unit(&mut rng) * side));
+        }
+    }
+    let at = Vec2::new(side * 0.5, side * 0.25);
+    v.extend(std::iter::repeat_n(at, stack));
+    v
+}
+
+fn permuted(positions: &[Vec2]) -> Vec<Vec2> {
+    let mut perm = Vec::new();
+    spatial_order(positions, &mut perm, &mut OrderScratch::default());
+    perm.iter().map(|&i| positions[i as usize]).collect()
+}
+
+/// Batched neighbours for every row, chunk by chunk.
+fn batched(
+    index: &SpatialIndex,
+    positions: &[Vec2],
+    chunk: usize,
+    r: f32,
+    cap: usize,
+) -> Vec<Vec<u32>> {
+    let mut bn = BatchNeighbours::default();
+    let mut out = Vec::new();
+    let mut all = Vec::with_capacity(positions.len());
+    let mut start = 0;
+    while start < positions.len() {
+        let end = (start + chunk).min(positions.len());
+        bn.gather(index, positions, start..end, r);
+        for row in start..end {
+            bn.neighbours(positions, row, r, cap, &mut out);
+            all.push(out.clone());
+        }
+        start = end;
+    }
+    all
+}
+
+fn brute_all(positions: &[Vec2], r: f32, cap: usize) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    (0..positions.len())
+        .map(|row| {
+            brute_neighbours(positions, row, r, cap, &mut out);
+            out.clone()
+        })
+        .collect()
+}
+
+fn check_against_brute(
+    positions: &[Vec2],
+    radii: &[f32],
+    caps: &[usize],
+    chunks: &[usize],
+    hint: f32,
+) {
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        index.rebuild(positions, hint);
+        assert_eq!(index.len(), positions.len());
+        for &r in radii {
+            for &cap in caps {
+                let want = brute_all(positions, r, cap);
+                for &chunk in chunks {
+                    let got = batched(&index, positions, chunk, r, cap);
+                    for (row, (g, w)) in got.iter().zip(&want).enumerate() {
+                        assert_eq!(
+                            g,
+                            w,
+                            "{kind:?} n={} r={r} cap={cap} chunk={chunk} row={row}",
+                            positions.len()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+const RADII: [f32; 4] = [0.0, 0.5, 1.0, 3.0];
+const CAPS: [usize; 4] = [0, 1, 10, 1000];
+const CHUNKS: [usize; 5] = [1, 7, 16, 32, 64];
+
+#[test]
+fn batched_equals_brute_on_random_clouds() {
+    for (seed, n) in [(1, 2), (2, 37), (3, 600)] {
+        let pts = cloud(seed, n, 0);
+        check_against_brute(&pts, &RADII, &CAPS, &CHUNKS, 1.0);
+        check_against_brute(&permuted(&pts), &RADII, &CAPS, &CHUNKS, 1.0);
+    }
+}
+
+#[test]
+fn batched_equals_brute_with_stacked_duplicates() {
+    let pts = permuted(&cloud(4, 400, 300));
+    check_against_brute(&pts, &RADII, &CAPS, &[1, 32, 1000], 1.0);
+    // The cell hint only affects speed, never results.
+    check_against_brute(&pts, &[1.0, 3.0], &[10], &[32], 0.1);
+    check_against_brute(&pts, &[1.0], &[10], &[32], 50.0);
+}
+
+#[test]
+fn tiny_inputs() {
+    let empty: Vec<Vec2> = Vec::new();
+    let one = vec![Vec2::new(3.0, -2.0)];
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        assert_eq!(index.kind(), kind);
+        index.rebuild(&empty, 1.0);
+        assert!(index.is_empty());
+        let mut bn = BatchNeighbours::default();
+        let mut out = vec![7];
+        bn.gather(&index, &empty, 0..10, 1.0);
+        bn.neighbours(&empty, 0, 1.0, 10, &mut out);
+        assert!(out.is_empty());
+        index.for_each_candidate(Vec2::ZERO, 5.0, |_| panic!("no rows"));
+
+        index.rebuild(&one, 1.0);
+        bn.gather(&index, &one, 0..1, 1.0);
+        bn.neighbours(&one, 0, 1.0, 10, &mut out);
+        assert!(out.is_empty());
+        let mut seen = Vec::new();
+        index.for_each_candidate(one[0], 0.0, |i| seen.push(i));
+        assert_eq!(seen, vec![0]);
+    }
+    check_against_brute(&one, &RADII, &CAPS, &[1, 4], 1.0);
+    check_against_brute(&[Vec2::ONE; 2], &RADII, &CAPS, &[1, 4], 0.0);
+}
+
+#[test]
+fn odd_radii_and_positions() {
+    let mut pts = cloud(5, 200, 50);
+    pts[3] = Vec2::new(f32::NAN, 1.0);
+    pts[10] = Vec2::new(f32::INFINITY, 2.0);
+    pts[11] = Vec2::new(f32::INFINITY, 2.0);
+    pts[12] = Vec2::new(-f32::INFINITY, f32::NAN);
+    pts[20] = Vec2::new(f32::MAX, f32::MAX);
+    pts[21] = Vec2::new(f32::MAX, f32::MAX);
+    pts[22] = Vec2::new(-f32::MAX, 4.0);
+    pts[30] = Vec2::new(1e30, -1e30);
+    let radii = [f32::NAN, f32::INFINITY, -1.0, 0.0, 1.0, 1e20, f32::MAX];
+    check_against_brute(&pts, &radii, &[0, 10, 1000], &[1, 32], 1.0);
+    check_against_brute(&permuted(&pts), &radii, &[10, 1000], &[32], f32::NAN);
+    // Non-finite radius is radius 0: only exact duplicates.
+    let mut out = Vec::new();
+    brute_neighbours(
+        &[Vec2::ZERO, Vec2::ZERO, Vec2::X],
+        0,
+        f32::INFINITY,
+        10,
+        &mut out,
+    );
+    assert_eq!(out, vec![1]);
+}
+
+#[test]
+fn far_apart_points() {
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(6);
+    let mut pts: Vec<Vec2> = (0..300)
+        .map(|_| Vec2::new((unit(&mut rng) - 0.5) * 1e30, (unit(&mut rng) - 0.5) * 1e6))
+        .collect();
+    // A few close pairs among the far-apart ones.
+    for i in 0..20 {
+        pts.push(pts[i] + Vec2::new(0.0, 0.25));
+    }
+    pts.push(Vec2::new(0.0, 0.0));
+    pts.push(Vec2::new(0.5, 0.0));
+    check_against_brute(&pts, &[0.0, 1.0, 1e3], &[10], &[1, 32], 1.0);
+}
+
+#[test]
+fn candidates_are_a_superset() {
+    let pts = cloud(7, 800, 40);
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(8);
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        index.rebuild(&pts, 1.0);
+        for _ in 0..200 {
+            let p = Vec2::new(unit(&mut rng) * 20.0 - 2.0, unit(&mut rng) * 20.0 - 2.0);
+            for r in [0.0, 0.3, 1.0, 2.5, 40.0] {
+                let mut seen = vec![false; pts.len()];
+                index.for_each_candidate(p, r, |i| {
+                    assert!(!seen[i as usize], "row reported twice");
+                    seen[i as usize] = true;
+                });
+                for (i, q) in pts.iter().enumerate() {
+                    if dist2(p.x, p.y, q.x, q.y) <= r * r {
+                        assert!(seen[i], "{kind:?} missed row {i} at r={r}");
+                    }
+                }
+            }
+        }
+        // Stacked rows at the query point, radius 0.
+        let mut n = 0;
+        index.for_each_candidate(pts[800], 0.0, |i| {
+            n += usize::from(pts[i as usize] == pts[800])
+        });
+        assert!(n >= 40);
+    }
+}
+
+#[test]
+fn spatial_order_is_a_deterministic_permutation() {
+    for pts in [
+        cloud(9, 5000, 100),
+        cloud(10, 1, 0),
+        Vec::new(),
+        vec![Vec2::NAN; 3],
+    ] {
+        let mut perm = Vec::new();
+        let mut scratch = OrderScratch::default();
+        spatial_order(&pts, &mut perm, &mut scratch);
+        let mut seen = vec![false; pts.len()];
+        for &i in &perm {
+            assert!(!seen[i as usize]);
+            seen[i as usize] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut again = vec![1, 2, 3];
+            pool.install(|| spatial_order(&pts, &mut again, &mut scratch));
+            assert_eq!(again, perm);
+        }
+    }
+    // Ties (duplicates) keep row order.
+    let pts = vec![Vec2::ONE, Vec2::ZERO, Vec2::ONE, Vec2::ZERO];
+    let mut perm = Vec::new();
+    spatial_order(&pts, &mut perm, &mut OrderScratch::default());
+    assert_eq!(perm, vec![1, 3, 0, 2]);
+}
+
+#[test]
+fn spatial_order_is_coherent() {
+    // Consecutive rows in the order are close: the mean step is a small multiple of
+    // the mean spacing.
+    let pts = cloud(11, 20_000, 0);
+    let sorted = permuted(&pts);
+    let step: f32 =
+        sorted.windows(2).map(|w| w[0].distance(w[1])).sum::<f32>() / (sorted.len() - 1) as f32;
+    let spacing = (1.0f32 / 3.0).sqrt();
+    assert!(step < 2.0 * spacing, "mean step {step}");
+}
+
+#[test]
+fn results_do_not_depend_on_thread_count() {
+    let pts = permuted(&cloud(12, 40_000, 200));
+    let run = |threads: usize, kind: IndexKind| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut index = SpatialIndex::new(kind);
+            index.rebuild(&pts, 1.0);
+            let mut cands = Vec::new();
+            index.for_each_candidate(pts[5], 1.5, |i| cands.push(i));
+            cands.sort_unstable();
+            (batched(&index, &pts, 32, 1.0, 10), cands)
+        })
+    };
+    for kind in KINDS {
+        let one = run(1, kind);
+        assert_eq!(one, run(2, kind));
+        assert_eq!(one, run(4, kind));
+    }
+    assert_eq!(run(1, IndexKind::KdTree).0, run(2, IndexKind::Grid).0);
+}
+
+#[test]
+fn rebuild_reuses_buffers() {
+    let big = cloud(13, 1500, 20);
+    let small = cloud(14, 90, 5);
+    let mid = cloud(15, 700, 0);
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        let mut bn = BatchNeighbours::default();
+        let mut out = Vec::new();
+        for pts in [&big, &small, &mid, &big, &Vec::new(), &small] {
+            index.rebuild(pts, 1.0);
+            assert_eq!(index.len(), pts.len());
+            let want = brute_all(pts, 1.0, 10);
+            let mut start = 0;
+            while start < pts.len() {
+                let end = (start + 32).min(pts.len());
+                bn.gather(&index, pts, start..end, 1.0);
+                for row in start..end {
+                    bn.neighbours(pts, row, 1.0, 10, &mut out);
+                    assert_eq!(out, want[row], "{kind:?} n={} row={row}", pts.len());
+                }
+                start = end;
+            }
+        }
+    }
+}
+
+#[test]
+fn neighbours_outside_the_gathered_chunk_are_still_exact() {
+    let pts = permuted(&cloud(16, 500, 0));
+    let index = {
+        let mut i = SpatialIndex::new(IndexKind::Grid);
+        i.rebuild(&pts, 1.0);
+        i
+    };
+    let mut bn = BatchNeighbours::default();
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    bn.gather(&index, &pts, 0..32, 0.5);
+    for (row, r) in [(100, 0.5), (5, 2.0), (5, 0.25), (499, 1.0), (900, 1.0)] {
+        bn.neighbours(&pts, row, r, 50, &mut got);
+        brute_neighbours(&pts, row, r, 50, &mut want);
+        assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn index_kind_serde() {
+    assert_eq!(
+        serde_json::to_string(&IndexKind::KdTree).unwrap(),
+        "\"kdtree\""
+    );
+    assert_eq!(serde_json::to_string(&IndexKind::Grid).unwrap(), "\"grid\"");
+    assert_eq!(
+        serde_json::from_str::<IndexKind>("\"grid\"").unwrap(),
+        IndexKind::Grid
+    );
+    assert_eq!(IndexKind::default(), IndexKind::KdTree);
+}
