@@ -19,7 +19,7 @@ pub const EPS_LEN_SQ: f32 = EPS_LEN * EPS_LEN;
 #[inline]
 #[must_use]
 pub fn truncate(v: Vec2, max: f32) -> Vec2 {
-    if !(max > 0.0) || !v.is_finite() {
+    if max.is_nan() || max <= 0.0 || !v.is_finite() {
         return Vec2::ZERO;
     }
     let len_sq = v.length_squared();

@@ -203,10 +203,7 @@ mod tests {
         let f = separation(&me, 0, &[n(2.0, 0.0, 1), n(0.0, -4.0, 2)], &p);
         assert!((f - Vec2::new(-1.0, 0.5)).length() < 1e-6);
         // Radius filter drops the far one.
-        let p = SeparationParams {
-            radius: 3.0,
-            ..p
-        };
+        let p = SeparationParams { radius: 3.0, ..p };
         let f = separation(&me, 0, &[n(2.0, 0.0, 1), n(0.0, -4.0, 2)], &p);
         assert!((f - Vec2::new(-1.0, 0.0)).length() < 1e-6);
     }

@@ -187,7 +187,9 @@ mod tests {
         let me = agent(Vec2::ZERO, Vec2::ZERO, 5.0);
         let f = flee(&me, Vec2::new(3.0, 4.0), &FleeParams::default());
         assert!(close(f, Vec2::new(-3.0, -4.0)));
-        let near = FleeParams { panic_distance: 4.0 };
+        let near = FleeParams {
+            panic_distance: 4.0,
+        };
         assert_eq!(flee(&me, Vec2::new(3.0, 4.0), &near), Vec2::ZERO);
         // On top of the threat: flee along the heading (+y), finite.
         let f = flee(&me, Vec2::ZERO, &FleeParams::default());
@@ -204,7 +206,10 @@ mod tests {
         let f = arrive(&me, Vec2::new(0.0, 100.0), &ArriveParams::default());
         assert!(close(f, Vec2::new(0.0, 3.0)));
         // At the target: brake.
-        assert!(close(arrive(&me, Vec2::ZERO, &ArriveParams::default()), -me.vel));
+        assert!(close(
+            arrive(&me, Vec2::ZERO, &ArriveParams::default()),
+            -me.vel
+        ));
     }
 
     #[test]

@@ -118,6 +118,9 @@ mod tests {
             ..WanderParams::default()
         };
         let mut r = agent_rng(1, 1);
-        assert_eq!(jitter_target(Vec2::ZERO, &p, 0.1, &mut r), Vec2::new(0.0, 1.2));
+        assert_eq!(
+            jitter_target(Vec2::ZERO, &p, 0.1, &mut r),
+            Vec2::new(0.0, 1.2)
+        );
     }
 }
