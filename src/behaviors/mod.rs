@@ -61,3 +61,9 @@ pub struct Steering {
 pub mod flocking;
 pub mod targeting;
 pub mod wander;
+
+pub mod leader;
+pub mod obstacles;
+pub mod path;
+pub mod tactics;
+pub mod walls;

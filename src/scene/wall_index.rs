@@ -344,6 +344,30 @@ mod tests {
         best
     }
 
+    /// Independent f64 oracle: does the move `p -> q` pass clearly through the
+    /// wall (both ends more than `delta` off its line on opposite sides, crossing
+    /// more than `delta` inside its ends)? Rounding-level grazes don't count.
+    fn deep_crossing(w: &Wall, p: Vec2, q: Vec2, delta: f64) -> bool {
+        let (ax, ay, bx, by) = (
+            w.a().x as f64,
+            w.a().y as f64,
+            w.b().x as f64,
+            w.b().y as f64,
+        );
+        let (dx, dy) = (bx - ax, by - ay);
+        let len = (dx * dx + dy * dy).sqrt();
+        let side = |v: Vec2| ((v.y as f64 - ay) * dx - (v.x as f64 - ax) * dy) / len;
+        let (sp, sq) = (side(p), side(q));
+        if !((sp > delta && sq < -delta) || (sp < -delta && sq > delta)) {
+            return false;
+        }
+        let t = sp / (sp - sq);
+        let x = p.x as f64 + (q.x as f64 - p.x as f64) * t;
+        let y = p.y as f64 + (q.y as f64 - p.y as f64) * t;
+        let along = ((x - ax) * dx + (y - ay) * dy) / len;
+        along > delta && along < len - delta
+    }
+
     fn random_walls(seed: u64, n: usize, extent: f32) -> Vec<Wall> {
         let mut rng = agent_rng(seed, 0);
         let mut walls = Vec::new();
@@ -566,6 +590,7 @@ mod tests {
                     let (next, _) = idx.constrain_move(pos, pos + dir * step);
                     assert!(next.is_finite());
                     assert_eq!(brute_first(&walls, pos, next), None, "{pos} -> {next}");
+                    assert!(!walls.iter().any(|w| deep_crossing(w, pos, next, 1e-4)));
                     pos = next;
                 }
             }
@@ -602,6 +627,7 @@ mod tests {
                 (uniform(rng, 0.0, 30.0) * 2.0).round() * 0.5,
             )
         };
+        let mut crossings_seen = 0;
         for i in 0..20_000 {
             // Half the moves start and end on lattice points or half-points, so they
             // run along walls and through their shared end points.
@@ -625,7 +651,14 @@ mod tests {
                 None,
                 "{from} -> {to} gave {p}"
             );
+            assert!(!walls.iter().any(|w| deep_crossing(w, from, p, 1e-4)));
+            // The oracles do see the unconstrained crossings.
+            if walls.iter().any(|w| deep_crossing(w, from, to, 1e-4)) {
+                assert!(brute_first(&walls, from, to).is_some());
+                crossings_seen += 1;
+            }
         }
+        assert!(crossings_seen > 1_000, "{crossings_seen}");
     }
 
     #[test]
