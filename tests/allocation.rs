@@ -48,7 +48,7 @@ fn allocations_per_tick(index: IndexKind) -> u64 {
 #[test]
 fn no_heap_allocation_per_tick_after_warm_up() {
     // One test function so no other test allocates concurrently.
-    for index in [IndexKind::KdTree, IndexKind::Grid] {
+    for index in [IndexKind::Grid, IndexKind::KdTree] {
         assert_eq!(allocations_per_tick(index), 0, "{index:?}");
     }
 }

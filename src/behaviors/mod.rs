@@ -65,3 +65,8 @@ pub mod wander;
 pub mod angular;
 pub mod approach;
 pub mod kinematic;
+pub mod leader;
+pub mod obstacles;
+pub mod path;
+pub mod tactics;
+pub mod walls;
