@@ -46,6 +46,9 @@ pub enum ThrongError {
         /// Why it is invalid.
         reason: String,
     },
+    /// A wall, obstacle or path is invalid.
+    #[error(transparent)]
+    Scene(#[from] crate::scene::SceneError),
     /// The world cannot hold more agents or groups.
     #[error("capacity exceeded: {0}")]
     Capacity(&'static str),

@@ -8,7 +8,12 @@ use crate::behaviors::angular::{AlignParams, VelocityMatchParams};
 use crate::behaviors::approach::ApproachParams;
 use crate::behaviors::flocking::SeparationParams;
 use crate::behaviors::kinematic::{KinematicArriveParams, KinematicWanderParams};
+use crate::behaviors::leader::LeaderParams;
+use crate::behaviors::obstacles::ObstacleAvoidanceParams;
+use crate::behaviors::path::PathFollowParams;
+use crate::behaviors::tactics::{HideParams, InterposeParams, OffsetPursuitParams};
 use crate::behaviors::targeting::{ArriveParams, EvadeParams, FleeParams};
+use crate::behaviors::walls::WallAvoidanceParams;
 use crate::behaviors::wander::WanderParams;
 use crate::combine::Combination;
 use crate::error::{Result, ThrongError};
@@ -53,6 +58,34 @@ pub enum Behaviour {
     KinematicArrive(KinematicArriveParams),
     /// Kinematic wander (kinematic groups only).
     KinematicWander(KinematicWanderParams),
+    /// Seed 001: three feelers push away from the walls they cross.
+    WallAvoidance(WallAvoidanceParams),
+    /// Steer around circular obstacles in a detection box ahead.
+    ObstacleAvoidance(ObstacleAvoidanceParams),
+    /// Follow a path of the world (by [`PathId`]), keeping per-agent progress.
+    FollowPath {
+        /// The path.
+        path: PathId,
+        /// How to follow it.
+        params: PathFollowParams,
+    },
+    /// Get between the agent's target and its second target.
+    Interpose(InterposeParams),
+    /// Hide from the agent's target behind the nearest obstacle.
+    Hide(HideParams),
+    /// Keep the agent's formation offset (in the target agent's frame).
+    OffsetPursuit(OffsetPursuitParams),
+    /// Seed 002: follow the target agent as leader — arrive behind it, evade it
+    /// when in its sight, keep apart from the other followers.
+    LeaderFollow {
+        /// Behind distance, sight radius, slowing radius, evasion.
+        leader: LeaderParams,
+        /// Separation among the followers.
+        separation: SeparationParams,
+    },
+    /// Step out of the way of any leader whose sight the agent is in (groups
+    /// with this behaviour opt in to leader sight marking).
+    GiveWay(EvadeParams),
 }
 
 impl Behaviour {
@@ -78,6 +111,14 @@ impl Behaviour {
             Behaviour::KinematicFlee => "kinematic_flee",
             Behaviour::KinematicArrive(_) => "kinematic_arrive",
             Behaviour::KinematicWander(_) => "kinematic_wander",
+            Behaviour::WallAvoidance(_) => "wall_avoidance",
+            Behaviour::ObstacleAvoidance(_) => "obstacle_avoidance",
+            Behaviour::FollowPath { .. } => "follow_path",
+            Behaviour::Interpose(_) => "interpose",
+            Behaviour::Hide(_) => "hide",
+            Behaviour::OffsetPursuit(_) => "offset_pursuit",
+            Behaviour::LeaderFollow { .. } => "leader_follow",
+            Behaviour::GiveWay(_) => "give_way",
         }
     }
 
@@ -110,7 +151,10 @@ impl Behaviour {
     pub fn needs_neighbours(&self) -> bool {
         matches!(
             self,
-            Behaviour::Separation(_) | Behaviour::Cohesion | Behaviour::Alignment
+            Behaviour::Separation(_)
+                | Behaviour::Cohesion
+                | Behaviour::Alignment
+                | Behaviour::LeaderFollow { .. }
         )
     }
 
@@ -159,9 +203,74 @@ impl Behaviour {
             Behaviour::VelocityMatch(p) => kernel_check(field, p.validate()),
             Behaviour::KinematicArrive(p) => kernel_check(field, p.validate()),
             Behaviour::KinematicWander(p) => kernel_check(field, p.validate()),
+            Behaviour::WallAvoidance(p) => {
+                non_negatives(field, &[("feeler_length", p.feeler_length)])
+            }
+            Behaviour::ObstacleAvoidance(p) => non_negatives(
+                field,
+                &[
+                    ("min_detection_box_length", p.min_detection_box_length),
+                    ("braking_weight", p.braking_weight),
+                ],
+            ),
+            Behaviour::FollowPath { params: p, .. } => non_negatives(
+                field,
+                &[
+                    ("predict_distance", p.predict_distance),
+                    ("path_radius", p.path_radius),
+                    ("target_ahead", p.target_ahead),
+                    ("search_window", p.search_window),
+                    ("end_slowing_radius", p.end_slowing_radius),
+                ],
+            ),
+            Behaviour::Interpose(p) => {
+                non_negatives(field, &[("deceleration_time", p.deceleration_time)])
+            }
+            Behaviour::Hide(p) => non_negatives(
+                field,
+                &[
+                    ("distance_from_boundary", p.distance_from_boundary),
+                    ("search_radius", p.search_radius),
+                    ("deceleration_time", p.deceleration_time),
+                ],
+            ),
+            Behaviour::OffsetPursuit(p) => {
+                non_negatives(field, &[("deceleration_time", p.deceleration_time)])
+            }
+            Behaviour::LeaderFollow { leader, separation } => {
+                non_negatives(
+                    field,
+                    &[
+                        ("behind_distance", leader.behind_distance),
+                        ("sight_radius", leader.sight_radius),
+                        ("slowing_radius", leader.slowing_radius),
+                        ("separation.strength", separation.strength.abs()),
+                    ],
+                )?;
+                if separation.radius.is_nan() || separation.radius < 0.0 {
+                    return bad("separation.radius", "must be >= 0");
+                }
+                Ok(())
+            }
+            Behaviour::GiveWay(p) if p.threat_range.is_nan() || p.threat_range < 0.0 => {
+                bad("threat_range", "must be >= 0")
+            }
             _ => Ok(()),
         }
     }
+}
+
+/// Check that each named value is finite and >= 0.
+fn non_negatives(field: &str, values: &[(&str, f32)]) -> Result<()> {
+    for &(name, v) in values {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(ThrongError::InvalidParameter {
+                field: format!("{field}.{name}"),
+                reason: format!("must be finite and >= 0, got {v}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Turn a kernel's "`name` must be ..." message into a field error.
@@ -173,6 +282,18 @@ fn kernel_check(field: &str, r: std::result::Result<(), String>) -> Result<()> {
             reason: msg,
         }
     })
+}
+
+/// Index of a path added to a world with [`crate::World::add_path`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PathId(pub(crate) u32);
+
+impl PathId {
+    /// The path's index in the world, in the order paths were added.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
 }
 
 /// A behaviour of a group with its weight and (for dithering) its probability.
@@ -317,6 +438,35 @@ impl GroupConfig {
     #[must_use]
     pub fn uses_angular(&self) -> bool {
         self.behaviours.iter().any(|b| b.behaviour.is_angular())
+    }
+
+    /// The leader parameters, if the group follows leaders.
+    #[must_use]
+    pub fn leader_params(&self) -> Option<&LeaderParams> {
+        self.behaviours.iter().find_map(|b| match &b.behaviour {
+            Behaviour::LeaderFollow { leader, .. } => Some(leader),
+            _ => None,
+        })
+    }
+
+    /// Whether the group's agents are marked when in a leader's sight.
+    #[must_use]
+    pub fn watches_leaders(&self) -> bool {
+        self.behaviours.iter().any(|b| {
+            matches!(
+                b.behaviour,
+                Behaviour::LeaderFollow { .. } | Behaviour::GiveWay(_)
+            )
+        })
+    }
+
+    /// The first path the group follows, if any.
+    #[must_use]
+    pub fn path(&self) -> Option<(PathId, &PathFollowParams)> {
+        self.behaviours.iter().find_map(|b| match &b.behaviour {
+            Behaviour::FollowPath { path, params } => Some((*path, params)),
+            _ => None,
+        })
     }
 
     /// Whether any behaviour reads neighbours.

@@ -21,15 +21,23 @@ use crate::behaviors::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
     KinematicOutput,
 };
+use crate::behaviors::leader::{
+    ahead_point, in_leader_sight, leader_follow, LeaderParams, LeaderSight, LeaderView,
+};
+use crate::behaviors::obstacles::obstacle_avoidance;
+use crate::behaviors::path::follow_path;
+use crate::behaviors::tactics::{hide, interpose, offset_pursuit};
 use crate::behaviors::targeting::{arrive, evade, flee, pursuit, seek, Body};
+use crate::behaviors::walls::wall_avoidance;
 use crate::behaviors::wander::wander;
 use crate::behaviors::{AgentState, Steering};
 use crate::combine::{accumulate_force, dither_pick, Combination};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
-use crate::group::{Behaviour, GroupConfig, Movement};
+use crate::group::{Behaviour, GroupConfig, Movement, PathId};
 use crate::integrate::{ease_heading, integrate_angular, integrate_linear, Integrator, Limits};
 use crate::math::truncate;
 use crate::rng::AgentRng;
+use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex};
 
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
@@ -91,6 +99,43 @@ pub struct TickStats {
     pub neighbours: u64,
     /// Non-finite results replaced by the previous state (0 for finite input).
     pub quarantined: u64,
+    /// Moves that would have crossed a wall and were stopped or slid along it
+    /// by the integration pass.
+    pub crossings_prevented: u64,
+}
+
+/// Marks "in no leader's sight" in `World::sighted_by`.
+const NO_LEADER: u32 = u32::MAX;
+
+/// What the pipeline needs to know of a group, derived once from its config.
+#[derive(Clone, Copy, Debug)]
+struct GroupTraits {
+    needs_neighbours: bool,
+    angular: bool,
+    watches_leaders: bool,
+    leader: Option<LeaderParams>,
+}
+
+impl GroupTraits {
+    fn of(config: &GroupConfig) -> Self {
+        Self {
+            needs_neighbours: config.needs_neighbours(),
+            angular: config.uses_angular(),
+            watches_leaders: config.watches_leaders(),
+            leader: config.leader_params().copied(),
+        }
+    }
+}
+
+/// Scratch of the leader sight phase.
+#[derive(Default)]
+struct SightScratch {
+    /// Per row: the lowest group index among the agent's followers.
+    leader_group: Vec<u16>,
+    /// Rows of this tick's leaders.
+    leaders: Vec<u32>,
+    /// Per leader: the rows in its sight.
+    hits: Vec<Vec<u32>>,
 }
 
 /// Per-worker scratch of the steering pass, reused every tick.
@@ -108,10 +153,16 @@ struct SteerScratch {
 pub struct World {
     config: WorldConfig,
     groups: Vec<GroupConfig>,
-    /// Per group: does any behaviour read neighbours.
-    group_needs_neighbours: Vec<bool>,
-    /// Per group: is the heading driven by angular behaviours.
-    group_angular: Vec<bool>,
+    /// What the pipeline needs to know of each group, derived from its config.
+    traits: Vec<GroupTraits>,
+    walls: WallIndex,
+    obstacles: ObstacleIndex,
+    paths: Vec<Path>,
+    /// Per row: the row of the leader whose sight the agent is in (`NO_LEADER`
+    /// when none), marked each tick by the leader sight phase.
+    sighted_by: Vec<u32>,
+    /// Scratch of the leader sight phase, reused every tick.
+    sight: SightScratch,
     cols: Columns,
     spare: Columns,
     slots: Slots,
@@ -138,8 +189,12 @@ impl World {
         Self {
             config,
             groups: Vec::new(),
-            group_needs_neighbours: Vec::new(),
-            group_angular: Vec::new(),
+            traits: Vec::new(),
+            walls: WallIndex::default(),
+            obstacles: ObstacleIndex::default(),
+            paths: Vec::new(),
+            sighted_by: Vec::new(),
+            sight: SightScratch::default(),
             cols: Columns::default(),
             spare: Columns::default(),
             slots: Slots::default(),
@@ -180,25 +235,89 @@ impl World {
 
     /// Add a group; its behaviours are validated.
     pub fn add_group(&mut self, config: GroupConfig) -> Result<GroupId> {
-        config.validate()?;
-        let id = u16::try_from(self.groups.len()).map_err(|_| ThrongError::Capacity("groups"))?;
-        self.group_needs_neighbours.push(config.needs_neighbours());
-        self.group_angular.push(config.uses_angular());
+        self.validate_group(&config)?;
+        let id = u16::try_from(self.groups.len())
+            .ok()
+            .filter(|&i| i != u16::MAX)
+            .ok_or(ThrongError::Capacity("groups"))?;
+        self.traits.push(GroupTraits::of(&config));
         self.groups.push(config);
         Ok(GroupId(id))
     }
 
     /// Replace a group's configuration (takes effect next tick).
     pub fn set_group(&mut self, group: GroupId, config: GroupConfig) -> Result<()> {
-        config.validate()?;
+        self.validate_group(&config)?;
         let slot = self
             .groups
             .get_mut(group.index())
             .ok_or(ThrongError::UnknownGroup(group))?;
-        self.group_needs_neighbours[group.index()] = config.needs_neighbours();
-        self.group_angular[group.index()] = config.uses_angular();
+        self.traits[group.index()] = GroupTraits::of(&config);
         *slot = config;
         Ok(())
+    }
+
+    fn validate_group(&self, config: &GroupConfig) -> Result<()> {
+        config.validate()?;
+        for (i, b) in config.behaviours.iter().enumerate() {
+            if let Behaviour::FollowPath { path, .. } = b.behaviour {
+                if path.index() >= self.paths.len() {
+                    return Err(ThrongError::InvalidParameter {
+                        field: format!("behaviours[{i}].path"),
+                        reason: format!("no path {} in this world", path.index()),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- the static scene -----------------------------------------------
+
+    /// Replace the walls (indexed once here, so queries don't scan them all).
+    pub fn set_walls(&mut self, walls: &[Wall]) -> Result<()> {
+        self.walls = WallIndex::new(walls)?;
+        Ok(())
+    }
+
+    /// Replace the circular obstacles.
+    pub fn set_obstacles(&mut self, obstacles: &[Obstacle]) -> Result<()> {
+        self.obstacles = ObstacleIndex::new(obstacles)?;
+        Ok(())
+    }
+
+    /// Add a path for [`Behaviour::FollowPath`].
+    pub fn add_path(&mut self, path: Path) -> Result<PathId> {
+        let id = u32::try_from(self.paths.len()).map_err(|_| ThrongError::Capacity("paths"))?;
+        self.paths.push(path);
+        Ok(PathId(id))
+    }
+
+    /// The walls.
+    #[must_use]
+    pub fn walls(&self) -> &[Wall] {
+        self.walls.walls()
+    }
+
+    /// The obstacles.
+    #[must_use]
+    pub fn obstacles(&self) -> &[Obstacle] {
+        self.obstacles.obstacles()
+    }
+
+    /// The paths, by [`PathId`] index.
+    #[must_use]
+    pub fn paths(&self) -> &[Path] {
+        &self.paths
+    }
+
+    /// The leader whose sight the agent was in during the last tick, if any.
+    pub fn in_sight_of(&self, id: AgentId) -> Result<Option<AgentId>> {
+        let row = self.row(id)?;
+        Ok(match self.sighted_by.get(row) {
+            Some(&l) if l != NO_LEADER => self.cols.id.get(l as usize).copied(),
+            _ => None,
+        })
     }
 
     /// A group's configuration.
@@ -234,11 +353,16 @@ impl World {
             })
             .unwrap_or_default();
         let row = u32::try_from(self.cols.len()).map_err(|_| ThrongError::Capacity("agents"))?;
+        let progress = group.path().map_or(0.0, |(path, _)| {
+            let p = &self.paths[path.index()];
+            p.project(spec.position, 0.0, p.length()).0
+        });
         let id = self
             .slots
             .alloc(row)
             .ok_or(ThrongError::Capacity("agents"))?;
         self.cols.push(id, &spec, self.config.seed, &wander);
+        self.cols.memory[row as usize].path_progress = progress;
         Ok(id)
     }
 
@@ -501,7 +625,7 @@ impl World {
         times.steer_ns = elapsed_ns(t);
 
         let t = Instant::now();
-        let quarantined = self.integrate(dt);
+        let (quarantined, crossings_prevented) = self.integrate(dt);
         times.integrate_ns = elapsed_ns(t);
 
         self.tick += 1;
@@ -512,6 +636,7 @@ impl World {
             times,
             neighbours,
             quarantined,
+            crossings_prevented,
         };
         crate::plot!("agents", self.cols.len() as f64);
         crate::plot!(
@@ -542,15 +667,95 @@ impl World {
     fn max_neighbour_radius(&self) -> f32 {
         self.groups
             .iter()
-            .zip(&self.group_needs_neighbours)
-            .filter(|(_, &n)| n)
+            .zip(&self.traits)
+            .filter(|(_, t)| t.needs_neighbours)
             .map(|(g, _)| g.neighbour_radius)
             .fold(0.0, f32::max)
     }
 
-    /// Phase 1b: leaders mark the agents in their sight (no leaders yet).
+    /// Phase 1b: every leader marks, through the index, the agents in its sight
+    /// (seed 002's `isOnLeaderSight`): its followers and the agents of groups
+    /// that give way. A follower seen by its own leader is marked with it;
+    /// otherwise with the first leader (in row order) that sees it.
     fn mark_leader_sight(&mut self) {
         crate::zone!("leader sight");
+        let n = self.cols.len();
+        self.sighted_by.clear();
+        self.sighted_by.resize(n, NO_LEADER);
+        if !self.traits.iter().any(|t| t.leader.is_some()) {
+            return;
+        }
+        let c = &self.cols;
+        let slots = &self.slots;
+        let traits = &self.traits;
+        let index = &self.index;
+        let sight = &mut self.sight;
+        // Leaders: the agents some follower targets, each with the parameters of
+        // the lowest-numbered group among its followers.
+        sight.leader_group.clear();
+        sight.leader_group.resize(n, u16::MAX);
+        for row in 0..n {
+            let g = c.group[row];
+            if traits[g as usize].leader.is_none() {
+                continue;
+            }
+            if let Target::Agent(t) = c.target[row] {
+                if let Some(lr) = slots.row(t) {
+                    let slot = &mut sight.leader_group[lr as usize];
+                    *slot = (*slot).min(g);
+                }
+            }
+        }
+        let leader_group = &sight.leader_group;
+        sight.leaders.clear();
+        sight
+            .leaders
+            .extend((0..n as u32).filter(|&r| leader_group[r as usize] != u16::MAX));
+        let count = sight.leaders.len();
+        if sight.hits.len() < count {
+            sight.hits.resize_with(count, Vec::new);
+        }
+        sight.hits[..count]
+            .par_iter_mut()
+            .zip(sight.leaders.par_iter())
+            .for_each(|(hits, &lr)| {
+                hits.clear();
+                let lu = lr as usize;
+                let Some(params) = traits[leader_group[lu] as usize].leader else {
+                    return;
+                };
+                let view = LeaderView {
+                    body: Body {
+                        pos: c.pos[lu],
+                        vel: c.vel[lu],
+                    },
+                    heading: c.heading[lu],
+                };
+                let ahead = ahead_point(&view, &params);
+                let mut visit = |cand: u32| {
+                    let cu = cand as usize;
+                    if cand != lr
+                        && traits[c.group[cu] as usize].watches_leaders
+                        && in_leader_sight(c.pos[cu], view.body.pos, ahead, &params)
+                    {
+                        hits.push(cand);
+                    }
+                };
+                index.for_each_candidate(ahead, params.sight_radius, &mut visit);
+                index.for_each_candidate(view.body.pos, params.sight_radius, &mut visit);
+                hits.sort_unstable();
+                hits.dedup();
+            });
+        for (hits, &lr) in sight.hits[..count].iter().zip(&sight.leaders) {
+            for &h in hits {
+                let hu = h as usize;
+                let own = traits[c.group[hu] as usize].leader.is_some()
+                    && matches!(c.target[hu], Target::Agent(t) if slots.row(t) == Some(lr));
+                if self.sighted_by[hu] == NO_LEADER || own {
+                    self.sighted_by[hu] = lr;
+                }
+            }
+        }
     }
 
     /// Phase 2: every agent's steering output, in parallel. Returns the total
@@ -574,7 +779,8 @@ impl World {
             max_force,
             radius,
             target,
-            target2: _,
+            target2,
+            offset,
             rng,
             memory,
             walker,
@@ -592,8 +798,14 @@ impl World {
             max_force,
             radius,
             target,
+            target2,
+            offset,
             groups: &self.groups,
-            needs_neighbours: &self.group_needs_neighbours,
+            traits: &self.traits,
+            walls: &self.walls,
+            obstacles: &self.obstacles,
+            paths: &self.paths,
+            sighted_by: &self.sighted_by,
             slots: &self.slots,
             index: &self.index,
             dt,
@@ -613,7 +825,7 @@ impl World {
                 if max_radius > 0.0
                     && rows
                         .clone()
-                        .any(|r| ctx.needs_neighbours[ctx.group[r] as usize])
+                        .any(|r| ctx.traits[ctx.group[r] as usize].needs_neighbours)
                 {
                     s.batch.gather(ctx.index, ctx.pos, rows.clone(), max_radius);
                 }
@@ -631,11 +843,13 @@ impl World {
 
     /// Phase 3: the one integration pass. Returns how many agents had a
     /// non-finite result replaced by their previous state.
-    fn integrate(&mut self, dt: f32) -> u64 {
+    fn integrate(&mut self, dt: f32) -> (u64, u64) {
         crate::zone!("integrate");
         let integrator = self.config.integrator;
         let groups = &self.groups;
-        let angular = &self.group_angular;
+        let traits = &self.traits;
+        let walls = &self.walls;
+        let contain = !walls.is_empty();
         let Columns {
             group,
             pos,
@@ -679,7 +893,7 @@ impl World {
                             max_speed: max_speed[row],
                         };
                         let (np, nv) = integrate_linear(integrator, *p, *v, o.linear, limits, dt);
-                        let (nh, nw) = if angular[gi] {
+                        let (nh, nw) = if traits[gi].angular {
                             integrate_angular(
                                 integrator,
                                 *h,
@@ -698,15 +912,23 @@ impl World {
                     }
                 };
                 if !(np.is_finite() && nv.is_finite() && nh.is_finite() && nw.is_finite()) {
-                    return 1u64;
+                    return (1u64, 0u64);
                 }
+                let (np, nv, crossed) = if contain {
+                    match walls.constrain_move(*p, np) {
+                        (slid, true) => (slid, truncate((slid - *p) / dt, max_speed[row]), 1),
+                        (_, false) => (np, nv, 0),
+                    }
+                } else {
+                    (np, nv, 0)
+                };
                 *p = np;
                 *v = nv;
                 *h = nh;
                 *w = nw;
-                0
+                (0, crossed)
             })
-            .sum()
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 }
 
@@ -727,8 +949,14 @@ struct SteerCtx<'a> {
     max_force: &'a [f32],
     radius: &'a [f32],
     target: &'a [Target],
+    target2: &'a [Target],
+    offset: &'a [Vec2],
     groups: &'a [GroupConfig],
-    needs_neighbours: &'a [bool],
+    traits: &'a [GroupTraits],
+    walls: &'a WallIndex,
+    obstacles: &'a ObstacleIndex,
+    paths: &'a [Path],
+    sighted_by: &'a [u32],
     slots: &'a Slots,
     index: &'a SpatialIndex,
     dt: f32,
@@ -752,6 +980,16 @@ impl SteerCtx<'_> {
         match target {
             Target::Agent(id) => self.slots.row(id).map(|r| r as usize),
             _ => None,
+        }
+    }
+
+    fn leader_view(&self, row: usize) -> LeaderView {
+        LeaderView {
+            body: Body {
+                pos: self.pos[row],
+                vel: self.vel[row],
+            },
+            heading: self.heading[row],
         }
     }
 
@@ -823,7 +1061,7 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
     let g = &ctx.groups[g_idx];
     let me = ctx.state(row);
     s.neighbours.clear();
-    if ctx.needs_neighbours[g_idx] {
+    if ctx.traits[g_idx].needs_neighbours {
         s.batch.neighbours(
             ctx.pos,
             row,
@@ -893,6 +1131,50 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
                 Contribution::kinematic(kinematic_arrive(&me, t.pos, p))
             }),
             Behaviour::KinematicWander(p) => Contribution::kinematic(kinematic_wander(&me, p, rng)),
+            Behaviour::WallAvoidance(p) => Contribution::force(wall_avoidance(&me, ctx.walls, p)),
+            Behaviour::ObstacleAvoidance(p) => {
+                Contribution::force(obstacle_avoidance(&me, ctx.obstacles, p))
+            }
+            Behaviour::FollowPath { path, params } => match ctx.paths.get(path.index()) {
+                Some(path) => {
+                    let (force, progress) = follow_path(&me, path, memory.path_progress, params);
+                    memory.path_progress = progress;
+                    Contribution::force(force)
+                }
+                None => Contribution::default(),
+            },
+            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2[row])) {
+                (Some(a), Some(b)) => Contribution::force(interpose(&me, &a, &b, p)),
+                _ => Contribution::default(),
+            },
+            Behaviour::Hide(p) => on_target(&|hunter| hide(&me, &hunter, ctx.obstacles, p)),
+            Behaviour::OffsetPursuit(p) => target_row.map_or_else(Contribution::default, |lr| {
+                let leader = ctx.leader_view(lr);
+                Contribution::force(offset_pursuit(&me, &leader, ctx.offset[row], p))
+            }),
+            Behaviour::LeaderFollow { leader, separation } => {
+                let seen_by = ctx.sighted_by[row];
+                let mut force = Vec2::ZERO;
+                if let Some(lr) = target_row {
+                    let sight = if seen_by == lr as u32 {
+                        LeaderSight::InSight
+                    } else {
+                        LeaderSight::OutOfSight
+                    };
+                    let view = ctx.leader_view(lr);
+                    force +=
+                        leader_follow(&me, my_key, &view, sight, neighbours, separation, leader);
+                }
+                if seen_by != NO_LEADER && Some(seen_by as usize) != target_row {
+                    // In the way of another squad's leader: step aside too.
+                    force += evade(&me, &ctx.leader_view(seen_by as usize).body, &leader.evade);
+                }
+                Contribution::force(force)
+            }
+            Behaviour::GiveWay(p) => match ctx.sighted_by[row] {
+                NO_LEADER => Contribution::default(),
+                lr => Contribution::force(evade(&me, &ctx.leader_view(lr as usize).body, p)),
+            },
         }
     };
     let out = match (g.movement, g.combination) {

@@ -51,6 +51,9 @@ pub struct AgentSpec {
     pub target: Target,
     /// Secondary target (the second agent of interpose). Default none.
     pub target2: Target,
+    /// Formation offset for offset pursuit, in the target agent's frame
+    /// (x right, y forward). Default zero.
+    pub offset: Vec2,
 }
 
 impl AgentSpec {
@@ -68,6 +71,7 @@ impl AgentSpec {
             radius: 0.5,
             target: Target::None,
             target2: Target::None,
+            offset: Vec2::ZERO,
         }
     }
 
@@ -115,6 +119,13 @@ impl AgentSpec {
         self
     }
 
+    /// Set the formation offset (offset pursuit).
+    #[must_use]
+    pub fn with_offset(mut self, offset: Vec2) -> Self {
+        self.offset = offset;
+        self
+    }
+
     /// Check every numeric field.
     pub(crate) fn validate(&self) -> Result<()> {
         finite_vec("position", self.position)?;
@@ -128,6 +139,7 @@ impl AgentSpec {
         non_negative("radius", self.radius)?;
         validate_target("target", self.target)?;
         validate_target("target2", self.target2)?;
+        finite_vec("offset", self.offset)?;
         Ok(())
     }
 }
@@ -178,6 +190,7 @@ pub(crate) struct Columns {
     pub radius: Vec<f32>,
     pub target: Vec<Target>,
     pub target2: Vec<Target>,
+    pub offset: Vec<Vec2>,
     pub rng: Vec<AgentRng>,
     pub memory: Vec<Memory>,
     pub walker: Vec<WalkerState>,
@@ -200,6 +213,7 @@ macro_rules! for_each_column {
         $m!(radius);
         $m!(target);
         $m!(target2);
+        $m!(offset);
         $m!(rng);
         $m!(memory);
         $m!(walker);
@@ -241,6 +255,7 @@ impl Columns {
         self.radius.push(spec.radius);
         self.target.push(spec.target);
         self.target2.push(spec.target2);
+        self.offset.push(spec.offset);
         self.rng.push(agent_rng(seed, id.to_bits()));
         self.memory.push(Memory {
             wander: initial_wander_target(wander),

@@ -20,6 +20,18 @@ pub struct ObstacleIndex {
     pad: f32,
 }
 
+impl Default for ObstacleIndex {
+    /// An index of no obstacles.
+    fn default() -> Self {
+        Self {
+            obstacles: Vec::new(),
+            ranges: Vec::new(),
+            grid: Grid::empty(),
+            pad: 0.0,
+        }
+    }
+}
+
 impl ObstacleIndex {
     /// Build the index over `obstacles` (kept in order).
     ///
@@ -28,12 +40,7 @@ impl ObstacleIndex {
     /// or their bounding box is too large to measure in `f32`.
     pub fn new(obstacles: &[Obstacle]) -> Result<Self, SceneError> {
         if obstacles.is_empty() {
-            return Ok(Self {
-                obstacles: Vec::new(),
-                ranges: Vec::new(),
-                grid: Grid::empty(),
-                pad: 0.0,
-            });
+            return Ok(Self::default());
         }
         let mut lo = Vec2::splat(f32::INFINITY);
         let mut hi = Vec2::splat(f32::NEG_INFINITY);

@@ -43,6 +43,17 @@ pub struct WallIndex {
     pad: f32,
 }
 
+impl Default for WallIndex {
+    /// An index of no walls.
+    fn default() -> Self {
+        Self {
+            walls: Vec::new(),
+            grid: Grid::empty(),
+            pad: 0.0,
+        }
+    }
+}
+
 impl WallIndex {
     /// Build the index over `walls` (kept in order; [`WallHit::wall`] indexes it).
     ///
@@ -51,11 +62,7 @@ impl WallIndex {
     /// their bounding box is too large to measure in `f32`.
     pub fn new(walls: &[Wall]) -> Result<Self, SceneError> {
         if walls.is_empty() {
-            return Ok(Self {
-                walls: Vec::new(),
-                grid: Grid::empty(),
-                pad: 0.0,
-            });
+            return Ok(Self::default());
         }
         let mut lo = Vec2::splat(f32::INFINITY);
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
