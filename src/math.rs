@@ -78,6 +78,16 @@ pub fn vec_to_heading(v: Vec2) -> f32 {
 #[must_use]
 pub fn wrap_angle(a: f32) -> f32 {
     use std::f32::consts::{PI, TAU};
+    if a > -PI && a <= PI {
+        return a;
+    }
+    // One turn off covers every sum or difference of two wrapped angles.
+    if a > PI && a <= PI + TAU {
+        return a - TAU;
+    }
+    if a <= -PI && a > -PI - TAU {
+        return a + TAU;
+    }
     if !a.is_finite() {
         return 0.0;
     }

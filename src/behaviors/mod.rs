@@ -44,7 +44,12 @@ impl AgentState {
     /// Unit forward vector: the normalised velocity, or the heading when nearly still.
     #[must_use]
     pub fn forward(&self) -> Vec2 {
-        crate::math::normalize_or(self.vel, crate::math::heading_to_vec(self.heading))
+        let n = crate::math::normalize_or_zero(self.vel);
+        if n == Vec2::ZERO {
+            crate::math::heading_to_vec(self.heading)
+        } else {
+            n
+        }
     }
 }
 
