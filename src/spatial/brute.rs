@@ -42,5 +42,6 @@ pub(super) fn brute_into(
             keys.push(key(d2, i as u32));
         }
     }
-    finish(keys, cap, out);
+    let n = keys.len();
+    finish(keys, n, cap, out);
 }

@@ -5,12 +5,9 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use super::{addressable, clean_radius, Bounds};
+use std::ops::Range;
 
-/// Cell side as a fraction of the cell hint (the largest neighbour radius). Smaller
-/// cells fit the queried box more tightly; a run of cells along x stays one contiguous
-/// copy, so the cost per query grows only with the number of rows of cells.
-const CELL_PER_HINT: f64 = 0.5;
+use super::{addressable, clean_radius, reach_cells, Binned, Bounds, CELL_PER_RADIUS};
 
 /// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells: far-apart
 /// positions grow the cell size instead of the cell count.
@@ -78,7 +75,7 @@ impl GridIndex {
             .saturating_add(CELLS_SLACK))
         .min(u32::MAX as usize - 1);
         let max_cells_f = max_cells as f64;
-        let hint = f64::from(clean_radius(cell_hint)) * CELL_PER_HINT;
+        let hint = f64::from(clean_radius(cell_hint)) * CELL_PER_RADIUS;
         let mut side = hint
             .max(w / max_cells_f)
             .max(h / max_cells_f)
@@ -198,27 +195,47 @@ impl GridIndex {
         }
     }
 
-    /// Candidates for every point of `b` at `reach` (already padded): one contiguous
-    /// copy per row of cells. Always succeeds.
-    pub(super) fn gather(
-        &self,
-        b: Bounds,
-        reach: f32,
-        xs: &mut Vec<f32>,
-        ys: &mut Vec<f32>,
-        ids: &mut Vec<u32>,
-    ) -> bool {
+    /// Candidates for every point of `b` (the bounds of the chunk `rows`) at `reach`
+    /// (already padded): the cells of the widened box, one contiguous copy per band of
+    /// cells, binned by the grid's own cells; and the chunk rows' cells.
+    pub(super) fn gather(&self, b: Bounds, rows: Range<usize>, reach: f32, out: &mut Binned) {
+        out.clear();
         let Some((cx0, cx1, cy0, cy1)) = self.cells_around(b.min, b.max, reach) else {
-            return true;
+            return;
         };
+        let cols = cx1 - cx0 + 1;
+        let bands = cy1 - cy0 + 1;
+        out.cols = cols;
+        out.rows = bands;
+        out.reach_cells = reach_cells(f64::from(reach) * self.inv, 1e-6);
+        out.off.reserve(cols * bands + 1);
         for cy in cy0..=cy1 {
-            let s = self.starts[cy * self.nx + cx0] as usize;
-            let e = self.starts[cy * self.nx + cx1 + 1] as usize;
-            xs.extend_from_slice(&self.xs[s..e]);
-            ys.extend_from_slice(&self.ys[s..e]);
-            ids.extend_from_slice(&self.ids[s..e]);
+            let first = cy * self.nx + cx0;
+            let s = self.starts[first] as usize;
+            let e = self.starts[first + cols] as usize;
+            let base = out.ids.len() as u32;
+            out.off.extend(
+                self.starts[first..first + cols]
+                    .iter()
+                    .map(|&o| base + (o - s as u32)),
+            );
+            out.xs.extend_from_slice(&self.xs[s..e]);
+            out.ys.extend_from_slice(&self.ys[s..e]);
+            out.ids.extend_from_slice(&self.ids[s..e]);
         }
-        true
+        out.off.push(out.ids.len() as u32);
+        let (nx, top_x, top_y) = (self.nx, (cols - 1) as u32, (bands - 1) as u32);
+        out.row_cell.extend(self.cell_of[rows].iter().map(|&c| {
+            if c == NO_CELL {
+                [super::NO_CELL; 2]
+            } else {
+                let (x, y) = (c as usize % nx, c as usize / nx);
+                [
+                    (x.saturating_sub(cx0) as u32).min(top_x),
+                    (y.saturating_sub(cy0) as u32).min(top_y),
+                ]
+            }
+        }));
     }
 }
 
@@ -226,12 +243,8 @@ impl GridIndex {
 /// Monotone in `v`, so a row inside a queried interval is in the interval's cells.
 #[inline]
 fn cell_coord(v: f64, origin: f64, inv: f64, n: usize) -> usize {
-    let c = ((v - origin) * inv).floor();
-    if c <= 0.0 {
-        0
-    } else {
-        (c as usize).min(n - 1)
-    }
+    // Truncation (saturating, NaN to 0) after clamping: monotone in `v`.
+    ((v - origin) * inv).clamp(0.0, (n - 1) as f64) as usize
 }
 
 #[cfg(test)]
@@ -265,8 +278,8 @@ mod tests {
             .collect();
         let mut g = GridIndex::default();
         g.rebuild(&pts, 2.0);
-        assert!((1.0 / g.inv - 2.0 * CELL_PER_HINT).abs() < 1e-9);
-        assert_eq!(g.nx, 10);
+        assert!((1.0 / g.inv - 2.0 * CELL_PER_RADIUS).abs() < 1e-9);
+        assert_eq!(g.nx, 5);
         // Within every cell, rows are ascending.
         for c in 0..g.nx * g.ny {
             let ids = &g.ids[g.starts[c] as usize..g.starts[c + 1] as usize];

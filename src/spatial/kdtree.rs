@@ -79,25 +79,27 @@ impl KdTreeIndex {
     }
 
     /// Candidates for every point of `b` at radius `r`: one ball query around the box
-    /// centre. Returns `false` when the ball cannot be evaluated (overflow); the caller
-    /// then takes every row.
-    pub(super) fn gather(&self, b: Bounds, r: f32, ids: &mut Vec<u32>) -> bool {
-        let Some(tree) = &self.tree else {
-            return self.len == 0;
-        };
+    /// centre, rows pushed to `ids`. Returns the ball (centre, padded radius), or `None`
+    /// when it cannot be evaluated (overflow); the caller then takes every row.
+    pub(super) fn gather(&self, b: Bounds, r: f32, ids: &mut Vec<u32>) -> Option<(Vec2, f32)> {
         let c = b.min * 0.5 + b.max * 0.5;
         let ex = (b.max.x - c.x).max(c.x - b.min.x);
         let ey = (b.max.y - c.y).max(c.y - b.min.y);
         let reach = pad(r + (ex * ex + ey * ey).sqrt());
         let reach2 = reach * reach;
         if !reach2.is_finite() {
-            return false;
+            return None;
         }
+        let Some(tree) = &self.tree else {
+            // Empty, or construction failed: every row is a candidate.
+            ids.extend(0..self.len as u32);
+            return Some((c, reach));
+        };
         let q = clamp_point(c);
         tree.query(&q)
             .within::<SquaredEuclidean<f32>>(reach2)
             .unsorted()
             .visit(|hit| ids.push(hit.item));
-        true
+        Some((c, reach))
     }
 }

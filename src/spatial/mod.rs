@@ -26,6 +26,7 @@ mod brute;
 mod grid;
 mod kdtree;
 mod order;
+mod sort;
 
 use std::ops::Range;
 
@@ -40,10 +41,6 @@ use kdtree::KdTreeIndex;
 /// Rows per chunk recommended for [`BatchNeighbours::gather`] (measured fastest for
 /// about ten neighbours per row with rows in [`spatial_order`]).
 pub const CHUNK_ROWS: usize = 32;
-
-/// Width of the blocks the candidate filter works on. Candidate arrays are padded to a
-/// multiple of this with entries that never match.
-const LANES: usize = 16;
 
 /// Squared distance from `(px, py)` to `(qx, qy)`, in exactly the operation order every
 /// neighbour search in this module uses (so all of them agree bit for bit).
@@ -80,19 +77,31 @@ fn key(d2: f32, row: u32) -> u64 {
     (u64::from(d2.to_bits()) << 32) | u64::from(row)
 }
 
-/// Keep the `cap` smallest keys, sorted, and write their rows into `out`.
-fn finish(keys: &mut Vec<u64>, cap: usize, out: &mut Vec<u32>) {
-    if keys.len() > cap {
-        if cap == 0 {
-            keys.clear();
-        } else {
-            keys.select_nth_unstable(cap);
-            keys.truncate(cap);
+/// Sort `keys[..n]` and write the rows of its `cap` first keys into `out`. `keys` may
+/// be longer than `n` (and is lengthened to [`sort::SMALL`] if shorter, so that short
+/// lists sort in place).
+fn finish(keys: &mut Vec<u64>, n: usize, cap: usize, out: &mut Vec<u32>) {
+    let n = n.min(keys.len());
+    // Truncation keeps the low 32 bits of a key: the row.
+    if n <= sort::SMALL {
+        if keys.len() < sort::SMALL {
+            keys.resize(sort::SMALL, 0);
         }
+        if let Ok(head) = <&mut [u64; sort::SMALL]>::try_from(&mut keys[..sort::SMALL]) {
+            sort::sort_small(head, n);
+        }
+        out.extend(keys[..n.min(cap)].iter().map(|&k| k as u32));
+    } else {
+        let keys = &mut keys[..n];
+        let keys = if n > cap {
+            keys.select_nth_unstable(cap);
+            &mut keys[..cap]
+        } else {
+            keys
+        };
+        keys.sort_unstable();
+        out.extend(keys.iter().map(|&k| k as u32));
     }
-    keys.sort_unstable();
-    // Truncation keeps the low 32 bits: the row.
-    out.extend(keys.iter().map(|&k| k as u32));
 }
 
 /// Number of rows an index can address (`u32::MAX` itself is never a row id).
@@ -216,17 +225,83 @@ impl SpatialIndex {
     }
 }
 
+/// Cell side per unit of neighbour radius, for the grid's cells and for the cells a
+/// chunk's candidates are binned into: a little over one radius, so that the cells within
+/// one cell of a row's own cell hold every row within the (padded) radius.
+const CELL_PER_RADIUS: f64 = 1.01;
+
+/// Marks a chunk row with no cell (a non-finite coordinate): it has no neighbour.
+const NO_CELL: u32 = u32::MAX;
+
+/// The candidates of one chunk, binned into cells so that each row scans only the
+/// cells around its own. Entries are stored by cell, row-major; `off[b * cols + c]` is
+/// the first entry of cell `(c, b)` and `off[cols * rows]` the total, so the cells
+/// `c0..=c1` of one band `b` are the single run `off[b * cols + c0]..off[b * cols + c1 + 1]`.
+#[derive(Default)]
+struct Binned {
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    ids: Vec<u32>,
+    off: Vec<u32>,
+    cols: usize,
+    rows: usize,
+    /// Cell `[column, band]` of each row of the chunk, in the same cells as the
+    /// candidates (`[NO_CELL; 2]` for a row without neighbours).
+    row_cell: Vec<[u32; 2]>,
+    /// A row's neighbours lie within this many cells of its own cell.
+    reach_cells: u32,
+}
+
+impl Binned {
+    /// Append [`GROUP`] never-matching entries (NaN coordinates) after the candidates.
+    fn pad(&mut self) {
+        self.xs.extend([f32::NAN; GROUP]);
+        self.ys.extend([f32::NAN; GROUP]);
+        self.ids.extend([u32::MAX; GROUP]);
+    }
+
+    fn clear(&mut self) {
+        self.xs.clear();
+        self.ys.clear();
+        self.ids.clear();
+        self.off.clear();
+        self.row_cell.clear();
+        self.cols = 0;
+        self.rows = 0;
+        self.reach_cells = 0;
+    }
+}
+
+/// How many cells around a row's own cell hold every entry within `reach_over_side`
+/// cell widths of it: cells are at least one unit wide in cell coordinates, so two
+/// coordinates `a` units apart have cells at most `floor(a) + 1` apart; `slack` covers
+/// rounding in the cell arithmetic.
+fn reach_cells(reach_over_side: f64, slack: f64) -> u32 {
+    let a = reach_over_side + slack;
+    if a < f64::from(u32::MAX - 1) {
+        a as u32 + 1
+    } else {
+        u32::MAX - 1
+    }
+}
+
 /// Per-worker scratch for batched neighbour search: the candidates of one chunk of rows
-/// (x, y and row ids in separate arrays) and a sort buffer.
+/// (x, y and row ids in separate arrays, binned into cells about one radius wide) and
+/// per-row scan buffers.
 ///
 /// Call [`gather`](Self::gather) once per chunk, then [`neighbours`](Self::neighbours)
 /// for each row of the chunk, with the same positions and a radius no larger than the
 /// gathered one.
 #[derive(Default)]
 pub struct BatchNeighbours {
-    xs: Vec<f32>,
-    ys: Vec<f32>,
-    ids: Vec<u32>,
+    cands: Binned,
+    /// Raw row ids from the tree, before binning.
+    raw: Vec<u32>,
+    /// Local cell of each raw id.
+    raw_cell: Vec<u32>,
+    /// The current row's scan of its window.
+    scan: Scan,
+    /// Match keys of the current row (`(d2, row)` packed).
     keys: Vec<u64>,
     /// Rows the last gather covered.
     rows: Range<usize>,
@@ -234,8 +309,6 @@ pub struct BatchNeighbours {
     r: f32,
     /// Length of the positions the last gather saw.
     len: usize,
-    /// Candidates kept by the last gather (before padding).
-    count: usize,
 }
 
 impl BatchNeighbours {
@@ -248,17 +321,14 @@ impl BatchNeighbours {
     /// Number of candidates the last gather kept.
     #[must_use]
     pub fn candidates(&self) -> usize {
-        self.count
+        self.cands.off.last().map_or(0, |&n| n as usize)
     }
 
     /// One index query for the whole chunk `rows` (clamped to `positions`): radius `r`
     /// around every row of the chunk, i.e. `r` plus the chunk's extent around its
     /// centre. `index` must have been rebuilt over `positions`.
     pub fn gather(&mut self, index: &SpatialIndex, positions: &[Vec2], rows: Range<usize>, r: f32) {
-        self.xs.clear();
-        self.ys.clear();
-        self.ids.clear();
-        self.count = 0;
+        self.cands.clear();
         let n = addressable(positions.len());
         let start = rows.start.min(n);
         let end = rows.end.clamp(start, n);
@@ -275,52 +345,101 @@ impl BatchNeighbours {
             self.gather_all(positions);
             return;
         }
-        let Some(b) = Bounds::of(positions, rows) else {
+        let Some(b) = Bounds::of(positions, rows.clone()) else {
+            // No finite row in the chunk: none has a neighbour.
             return;
         };
-        let ok = match &index.inner {
-            Inner::KdTree(t) => t.gather(b, r, &mut self.ids),
-            Inner::Grid(g) => g.gather(b, reach, &mut self.xs, &mut self.ys, &mut self.ids),
-        };
-        if !ok {
-            self.gather_all(positions);
-            return;
+        match &index.inner {
+            Inner::KdTree(t) => {
+                self.raw.clear();
+                match t.gather(b, r, &mut self.raw) {
+                    Some(ball) => self.bin(positions, rows, ball, reach),
+                    None => self.gather_all(positions),
+                }
+            }
+            Inner::Grid(g) => g.gather(b, rows, reach, &mut self.cands),
         }
-        if let Inner::KdTree(_) = index.inner {
-            // The tree yields rows: fetch their coordinates (spatially sorted rows make
-            // these reads local).
-            self.xs.reserve(self.ids.len() + LANES);
-            self.ys.reserve(self.ids.len() + LANES);
-            for &id in &self.ids {
-                let q = positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
-                self.xs.push(q.x);
-                self.ys.push(q.y);
+        self.cands.pad();
+    }
+
+    /// Bin the tree's candidates (in `raw`) into square cells of about one radius over
+    /// the queried ball's bounding square, by a counting sort. Cells are computed in
+    /// `f32` relative to the square's corner (a few dozen cells, so rounding is tiny and
+    /// covered by the slack in `reach_cells`).
+    fn bin(&mut self, positions: &[Vec2], rows: Range<usize>, ball: (Vec2, f32), reach: f32) {
+        let (centre, ball_r) = ball;
+        let m = self.raw.len();
+        let c = &mut self.cands;
+        let span = 2.0 * ball_r;
+        // At most about two cells per candidate.
+        let max_side_cells = (2.0 * m as f32 + 16.0).sqrt();
+        let mut side = (reach * CELL_PER_RADIUS as f32).max(span / max_side_cells);
+        if !(side > 0.0 && side.is_finite()) {
+            side = 1.0;
+        }
+        let n1 = ((span / side) as usize + 1).min(max_side_cells as usize + 1);
+        let (ox, oy, inv) = (centre.x - ball_r, centre.y - ball_r, 1.0 / side);
+        let top = (n1 - 1) as f32;
+        // Monotone in `v`; NaN goes to cell 0.
+        let cell = |v: f32, o: f32| ((v - o) * inv).clamp(0.0, top) as u32;
+        c.cols = n1;
+        c.rows = n1;
+        c.reach_cells = reach_cells(f64::from(reach * inv), 1e-3 + 1e-6 * n1 as f64);
+        let cells = n1 * n1;
+        c.off.clear();
+        c.off.resize(cells + 1, 0);
+        self.raw_cell.clear();
+        for &id in &self.raw {
+            let q = positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
+            // A non-finite candidate never matches: any cell will do.
+            let k = (cell(q.y, oy) as usize) * n1 + cell(q.x, ox) as usize;
+            self.raw_cell.push(k as u32);
+            if let Some(o) = c.off.get_mut(k) {
+                *o += 1;
             }
         }
-        self.pad_lanes();
+        let mut acc = 0u32;
+        for o in &mut c.off[..cells] {
+            acc += *o;
+            *o = acc;
+        }
+        c.off[cells] = acc;
+        c.xs.resize(m, 0.0);
+        c.ys.resize(m, 0.0);
+        c.ids.resize(m, 0);
+        for (&id, &k) in self.raw.iter().zip(&self.raw_cell).rev() {
+            let slot = &mut c.off[k as usize];
+            *slot -= 1;
+            let j = *slot as usize;
+            let q = positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
+            c.xs[j] = q.x;
+            c.ys[j] = q.y;
+            c.ids[j] = id;
+        }
+        c.row_cell.extend(positions[rows].iter().map(|p| {
+            if p.is_finite() {
+                [cell(p.x, ox), cell(p.y, oy)]
+            } else {
+                [NO_CELL; 2]
+            }
+        }));
     }
 
     /// Every row is a candidate (overflowing radius, or an index that could not bound
-    /// the query).
+    /// the query), in one cell that every row of the chunk scans.
     fn gather_all(&mut self, positions: &[Vec2]) {
-        self.xs.clear();
-        self.ys.clear();
-        self.ids.clear();
         let n = addressable(positions.len());
-        self.xs.extend(positions[..n].iter().map(|p| p.x));
-        self.ys.extend(positions[..n].iter().map(|p| p.y));
-        self.ids.extend(0..n as u32);
-        self.pad_lanes();
-    }
-
-    /// Pad the candidate arrays to a multiple of [`LANES`] with entries that never
-    /// match (NaN coordinates).
-    fn pad_lanes(&mut self) {
-        self.count = self.ids.len();
-        let padded = self.ids.len().div_ceil(LANES) * LANES;
-        self.xs.resize(padded, f32::NAN);
-        self.ys.resize(padded, f32::NAN);
-        self.ids.resize(padded, u32::MAX);
+        let c = &mut self.cands;
+        c.clear();
+        c.xs.extend(positions[..n].iter().map(|p| p.x));
+        c.ys.extend(positions[..n].iter().map(|p| p.y));
+        c.ids.extend(0..n as u32);
+        c.off.extend([0, n as u32]);
+        c.cols = 1;
+        c.rows = 1;
+        c.reach_cells = 0;
+        c.row_cell.resize(self.rows.len(), [0, 0]);
+        c.pad();
     }
 
     /// Exactly the rows within distance `r` of `positions[row]` (inclusive:
@@ -347,60 +466,177 @@ impl BatchNeighbours {
             brute::brute_into(positions, row, r, cap, &mut self.keys, out);
             return;
         }
+        let c = &self.cands;
+        let Some(&[cx, cy]) = c.row_cell.get(row - self.rows.start) else {
+            return;
+        };
+        if cx == NO_CELL || c.cols == 0 {
+            return;
+        }
         let p = positions[row];
-        let r2 = r * r;
-        self.keys.clear();
-        filter(
-            &self.xs,
-            &self.ys,
-            &self.ids,
-            p.x,
-            p.y,
-            r2,
-            row as u32,
-            &mut self.keys,
+        let k = c.reach_cells;
+        let (c0, c1) = (
+            cx.saturating_sub(k) as usize,
+            (cx.saturating_add(k) as usize).min(c.cols - 1),
         );
-        finish(&mut self.keys, cap, out);
+        let (b0, b1) = (
+            cy.saturating_sub(k) as usize,
+            (cy.saturating_add(k) as usize).min(c.rows - 1),
+        );
+        // The window's runs (one per band of cells), scanned into one row buffer.
+        // Whole bands bound the window's candidates.
+        let most = (b1 - b0 + 1) * GROUP + (c.off[(b1 + 1) * c.cols] - c.off[b0 * c.cols]) as usize;
+        let scan = &mut self.scan;
+        scan.reserve(most);
+        let mut total = 0;
+        for b in b0..=b1 {
+            let s = c.off[b * c.cols + c0] as usize;
+            let e = c.off[b * c.cols + c1 + 1] as usize;
+            if scan.run(c, s, e, total, p, r * r, row as u32) {
+                total += e - s;
+            }
+        }
+        let found = scan.matches(total, row as u32, &mut self.keys);
+        finish(&mut self.keys, found, cap, out);
     }
 }
 
-/// The per-row candidate filter: blocks of [`LANES`] distances computed over the
-/// separate x / y arrays (vectorised), reduced to a bit mask, then the few matches
-/// pushed as sort keys. `xs`, `ys` and `ids` have equal lengths, a multiple of
-/// [`LANES`].
-#[inline]
+/// Per-row scan buffers: for each candidate of the row's window, its squared distance,
+/// id relative to the row and match flag.
+#[derive(Default)]
+struct Scan {
+    d2: Vec<f32>,
+    rel: Vec<u32>,
+    /// One byte per candidate, 0 or 1.
+    flags: Vec<u8>,
+}
+
+/// The filter works on groups of this many candidates (one vector of `f32`). A run of
+/// candidates is scanned rounded up to whole groups, reading past its end: the extra
+/// entries land where the next run's entries (or the cleared tail) then go. Candidate
+/// arrays carry this many never-matching entries at their end to keep that in bounds.
+const GROUP: usize = 4;
+
+/// Match flags are packed into bit words this many at a time.
+const FLAG_BLOCK: usize = 64;
+
+impl Scan {
+    /// Room for `n` candidates (and the slack that scanning in groups and flag blocks
+    /// needs).
+    fn reserve(&mut self, n: usize) {
+        let len = n + GROUP + FLAG_BLOCK;
+        if self.flags.len() < len {
+            self.d2.resize(len, 0.0);
+            self.rel.resize(len, 0);
+            self.flags.resize(len, 0);
+        }
+    }
+
+    /// Scan the candidates `s..e` of `c` (whole groups from `s`) into the buffers from
+    /// `base` on. `false` if they do not fit (never, after [`Scan::reserve`]).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        c: &Binned,
+        s: usize,
+        e: usize,
+        base: usize,
+        p: Vec2,
+        r2: f32,
+        row: u32,
+    ) -> bool {
+        let n = (e.saturating_sub(s)).div_ceil(GROUP) * GROUP;
+        if let (Some(xs), Some(ys), Some(ids), Some(d2), Some(flags), Some(rel)) = (
+            c.xs.get(s..s + n),
+            c.ys.get(s..s + n),
+            c.ids.get(s..s + n),
+            self.d2.get_mut(base..base + n),
+            self.flags.get_mut(base..base + n),
+            self.rel.get_mut(base..base + n),
+        ) {
+            filter(xs, ys, ids, p, r2, row, d2, flags, rel);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Write the keys of the first `total` scanned candidates that match, the row
+    /// itself excluded, to the front of `keys`; returns how many.
+    fn matches(&mut self, total: usize, row: u32, keys: &mut Vec<u64>) -> usize {
+        // Clear the flags past the end (including any over-read), up to a whole block.
+        if let Some(tail) = self.flags.get_mut(total..total + FLAG_BLOCK) {
+            tail.copy_from_slice(&[0; FLAG_BLOCK]);
+        }
+        if keys.len() < total {
+            keys.resize(total, 0);
+        }
+        let mut found = 0;
+        for blk in 0..total.div_ceil(FLAG_BLOCK) {
+            let Some(Ok(flags)) = self
+                .flags
+                .get(blk * FLAG_BLOCK..(blk + 1) * FLAG_BLOCK)
+                .map(<&[u8; FLAG_BLOCK]>::try_from)
+            else {
+                continue;
+            };
+            // Pack the 0/1 flag bytes into bits: eight bytes times this constant leaves
+            // their bits, in order, in the top byte.
+            let mut word = 0u64;
+            for (g, group) in flags.chunks_exact(8).enumerate() {
+                let bytes = u64::from_le_bytes([
+                    group[0], group[1], group[2], group[3], group[4], group[5], group[6], group[7],
+                ]);
+                word |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * g);
+            }
+            while word != 0 {
+                let i = blk * FLAG_BLOCK + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if let (Some(&rel), Some(&d), Some(slot)) =
+                    (self.rel.get(i), self.d2.get(i), keys.get_mut(found))
+                {
+                    *slot = key(d, rel ^ row);
+                    found += usize::from(rel != 0);
+                }
+            }
+        }
+        found
+    }
+}
+
+/// The candidate filter's tight loop over the separate x / y arrays (vectorised; kept
+/// out of line so that its slices are known not to overlap): squared distance, match
+/// flag (`d2 <= r2`) and id relative to `row` (`id ^ row`, zero for `row` itself) of
+/// every candidate. Works on a whole number of [`GROUP`]s: all slices are cut to the
+/// length of `d2` rounded down to one.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn filter(
     xs: &[f32],
     ys: &[f32],
     ids: &[u32],
-    px: f32,
-    py: f32,
+    p: Vec2,
     r2: f32,
     row: u32,
-    keys: &mut Vec<u64>,
+    d2: &mut [f32],
+    flags: &mut [u8],
+    rel: &mut [u32],
 ) {
-    for ((cx, cy), ci) in xs
-        .chunks_exact(LANES)
-        .zip(ys.chunks_exact(LANES))
-        .zip(ids.chunks_exact(LANES))
-    {
-        let mut d2 = [0f32; LANES];
-        for j in 0..LANES {
-            d2[j] = dist2(px, py, cx[j], cy[j]);
-        }
-        let mut mask = 0u32;
-        for j in 0..LANES {
-            mask |= u32::from(d2[j] <= r2) << j;
-        }
-        while mask != 0 {
-            let j = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let id = ci[j];
-            if id != row {
-                keys.push(key(d2[j], id));
-            }
-        }
+    let n = d2.len() / GROUP * GROUP;
+    let (xs, ys, ids, d2, flags, rel) = (
+        &xs[..n],
+        &ys[..n],
+        &ids[..n],
+        &mut d2[..n],
+        &mut flags[..n],
+        &mut rel[..n],
+    );
+    for i in 0..n {
+        let v = dist2(p.x, p.y, xs[i], ys[i]);
+        d2[i] = v;
+        flags[i] = u8::from(v <= r2);
+        rel[i] = ids[i] ^ row;
     }
 }
 

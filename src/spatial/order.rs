@@ -82,12 +82,7 @@ pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut Orde
 /// `v` quantised to `0..=65535` along an axis starting at `min`.
 #[inline]
 fn quantise(v: f64, min: f64, scale: f64) -> u32 {
-    let q = ((v - min) * scale).floor();
-    if q <= 0.0 {
-        0
-    } else {
-        (q as u32).min(65535)
-    }
+    ((v - min) * scale).clamp(0.0, 65535.0) as u32
 }
 
 /// Spread the low 16 bits of `v` to the even bits.

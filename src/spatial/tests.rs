@@ -307,9 +307,9 @@ fn rebuild_reuses_buffers() {
             while start < pts.len() {
                 let end = (start + 32).min(pts.len());
                 bn.gather(&index, pts, start..end, 1.0);
-                for row in start..end {
+                for (row, w) in want.iter().enumerate().take(end).skip(start) {
                     bn.neighbours(pts, row, 1.0, 10, &mut out);
-                    assert_eq!(out, want[row], "{kind:?} n={} row={row}", pts.len());
+                    assert_eq!(&out, w, "{kind:?} n={} row={row}", pts.len());
                 }
                 start = end;
             }
@@ -347,4 +347,63 @@ fn index_kind_serde() {
         IndexKind::Grid
     );
     assert_eq!(IndexKind::default(), IndexKind::KdTree);
+}
+
+#[test]
+#[ignore]
+fn diag_stats() {
+    use std::time::Instant;
+    let n = 100_000;
+    let density = 10.0 / std::f32::consts::PI;
+    let side = (n as f32 / density).sqrt();
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(1);
+    let raw: Vec<Vec2> = (0..n)
+        .map(|_| Vec2::new(unit(&mut rng) * side, unit(&mut rng) * side))
+        .collect();
+    let mut perm = Vec::new();
+    let mut sc = OrderScratch::default();
+    spatial_order(&raw, &mut perm, &mut sc);
+    let pts: Vec<Vec2> = perm.iter().map(|&i| raw[i as usize]).collect();
+    let kind = if std::env::var("DIAG_KIND").as_deref() == Ok("grid") {
+        IndexKind::Grid
+    } else {
+        IndexKind::KdTree
+    };
+    let chunk: usize = std::env::var("DIAG_CHUNK")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(16);
+    let reps: usize = std::env::var("DIAG_REPS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(5);
+    let mut index = SpatialIndex::new(kind);
+    index.rebuild(&pts, 1.0);
+    let mut bn = BatchNeighbours::default();
+    let mut out = Vec::new();
+    let mut best = std::time::Duration::MAX;
+    let (mut cands, mut hits) = (0usize, 0usize);
+    let gather_only = std::env::var_os("DIAG_GATHER_ONLY").is_some();
+    for _ in 0..reps {
+        cands = 0;
+        hits = 0;
+        let t = Instant::now();
+        let mut start = 0;
+        while start < n {
+            let end = (start + chunk).min(n);
+            bn.gather(&index, &pts, start..end, 1.0);
+            cands += bn.candidates();
+            for row in (start..end).filter(|_| !gather_only) {
+                bn.neighbours(&pts, row, 1.0, 10, &mut out);
+                hits += out.len();
+            }
+            start = end;
+        }
+        best = best.min(t.elapsed());
+    }
+    println!(
+        "{kind:?} chunk {chunk}: best {best:?}, cands/chunk {:.1}, hits/row {:.2}",
+        cands as f64 / n.div_ceil(chunk) as f64,
+        hits as f64 / n as f64
+    );
 }
