@@ -54,9 +54,6 @@ impl GridIndex {
         self.nx = 0;
         self.ny = 0;
         self.starts.clear();
-        self.xs.clear();
-        self.ys.clear();
-        self.ids.clear();
         self.cell_of.clear();
         let Some(b) = (!positions.is_empty())
             .then(|| Bounds::of(positions, 0..n))
@@ -137,9 +134,17 @@ impl GridIndex {
         }
         self.starts[cells] = acc;
         let m = acc as usize;
-        self.xs.resize(m, 0.0);
-        self.ys.resize(m, 0.0);
-        self.ids.resize(m, 0);
+        // Every entry is written below: keep the old contents rather than clearing.
+        for v in [&mut self.xs, &mut self.ys] {
+            if v.len() < m {
+                v.resize(m, 0.0);
+            }
+            v.truncate(m);
+        }
+        if self.ids.len() < m {
+            self.ids.resize(m, 0);
+        }
+        self.ids.truncate(m);
         // Fill backwards, decrementing: afterwards starts[c] = begin of cell c.
         for (row, (&c, p)) in self.cell_of.iter().zip(positions).enumerate().rev() {
             if c != NO_CELL {
@@ -200,6 +205,9 @@ impl GridIndex {
     /// cells, binned by the grid's own cells; and the chunk rows' cells.
     pub(super) fn gather(&self, b: Bounds, rows: Range<usize>, reach: f32, out: &mut Binned) {
         out.clear();
+        out.xs.clear();
+        out.ys.clear();
+        out.ids.clear();
         let Some((cx0, cx1, cy0, cy1)) = self.cells_around(b.min, b.max, reach) else {
             return;
         };

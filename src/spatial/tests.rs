@@ -407,3 +407,138 @@ fn diag_stats() {
         hits as f64 / n as f64
     );
 }
+
+#[test]
+#[ignore]
+fn diag_build() {
+    use kiddo::ImmutableKdTree;
+    use std::time::Instant;
+    let n = 100_000;
+    let side = (n as f32 / (10.0 / std::f32::consts::PI)).sqrt();
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(1);
+    let raw: Vec<Vec2> = (0..n)
+        .map(|_| Vec2::new(unit(&mut rng) * side, unit(&mut rng) * side))
+        .collect();
+    let pts = permuted(&raw);
+    let flat: &[[f32; 2]] = bytemuck_free(&pts);
+    let only = std::env::var("DIAG_ONLY").ok();
+    let reps: usize = std::env::var("DIAG_REPS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(15);
+    let time = |name: &str, f: &mut dyn FnMut()| {
+        if only.as_deref().is_some_and(|o| o != name) {
+            return;
+        }
+        let mut best = std::time::Duration::MAX;
+        for _ in 0..reps {
+            let t = Instant::now();
+            f();
+            best = best.min(t.elapsed());
+        }
+        println!("{name}: {best:?}");
+    };
+    time("serial slice", &mut || {
+        std::hint::black_box(
+            ImmutableKdTree::<f32, 2>::builder()
+                .with_serial_construction()
+                .build_from_slice(flat)
+                .unwrap(),
+        );
+    });
+    time("parallel slice", &mut || {
+        std::hint::black_box(
+            ImmutableKdTree::<f32, 2>::builder()
+                .with_parallel_construction()
+                .build_from_slice(flat)
+                .unwrap(),
+        );
+    });
+    time("serial unsorted", &mut || {
+        let flat: &[[f32; 2]] = bytemuck_free(&raw);
+        std::hint::black_box(
+            ImmutableKdTree::<f32, 2>::builder()
+                .with_serial_construction()
+                .build_from_slice(flat)
+                .unwrap(),
+        );
+    });
+    let stride = |k: usize| (k * 1_000_003) % n;
+    time("entries strided", &mut || {
+        let e: Vec<(u32, [f32; 2])> = (0..n)
+            .map(|k| {
+                let i = stride(k);
+                (i as u32, [pts[i].x, pts[i].y])
+            })
+            .collect();
+        std::hint::black_box(
+            ImmutableKdTree::<f32, 2>::builder()
+                .with_serial_construction()
+                .build_from_entries(&e)
+                .unwrap(),
+        );
+    });
+    time("entries strided par", &mut || {
+        let e: Vec<(u32, [f32; 2])> = (0..n)
+            .map(|k| {
+                let i = stride(k);
+                (i as u32, [pts[i].x, pts[i].y])
+            })
+            .collect();
+        std::hint::black_box(
+            ImmutableKdTree::<f32, 2>::builder()
+                .with_parallel_construction()
+                .build_from_entries(&e)
+                .unwrap(),
+        );
+    });
+    time("source strided par", &mut || {
+        let e: Vec<u32> = (0..n).map(|k| stride(k) as u32).collect();
+        std::hint::black_box(
+            ImmutableKdTree::<f32, 2>::builder()
+                .with_parallel_construction()
+                .build_from_source(
+                    &e,
+                    |&i, d| {
+                        if d == 0 {
+                            pts[i as usize].x
+                        } else {
+                            pts[i as usize].y
+                        }
+                    },
+                    |_, &i| i,
+                )
+                .unwrap(),
+        );
+    });
+    let mut idx = SpatialIndex::new(IndexKind::KdTree);
+    time("index rebuild", &mut || idx.rebuild(&pts, 1.0));
+    let mut g = SpatialIndex::new(IndexKind::Grid);
+    time("grid rebuild", &mut || g.rebuild(&pts, 1.0));
+    let mut perm = Vec::new();
+    let mut sc = OrderScratch::default();
+    time("order", &mut || spatial_order(&pts, &mut perm, &mut sc));
+    time("order unsorted", &mut || {
+        spatial_order(&raw, &mut perm, &mut sc)
+    });
+    time("par_sort_unstable", &mut || {
+        let mut k: Vec<u64> = raw
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((p.x.to_bits() as u64) << 32) | i as u64)
+            .collect();
+        use rayon::prelude::*;
+        k.par_sort_unstable();
+        std::hint::black_box(k);
+    });
+}
+
+fn bytemuck_free(p: &[Vec2]) -> &[[f32; 2]] {
+    // Test-only view without a direct bytemuck dependency: copy-free is not needed here.
+    Box::leak(
+        p.iter()
+            .map(|v| [v.x, v.y])
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    )
+}
