@@ -18,9 +18,18 @@
 //!
 //! The steering pass walks rows in consecutive chunks of [`CHUNK_ROWS`] (rows kept in
 //! [`spatial_order`], so a chunk is spatially compact). [`BatchNeighbours::gather`] runs
-//! one index query for the whole chunk and keeps the candidates' `x`, `y` and row ids in
-//! separate arrays; [`BatchNeighbours::neighbours`] then filters them per row with a
-//! tight loop over those arrays.
+//! one index query for the whole chunk (the tree: one ball query around the chunk's
+//! centre; the grid: the cells under the chunk's box widened by the radius) and keeps
+//! the candidates' `x`, `y` and row ids in separate arrays, ordered by cells a little
+//! over one radius wide (the grid's own cells, or a counting sort for the tree's
+//! candidates). [`BatchNeighbours::neighbours`] then scans, for one row, only the 3 × 3
+//! cells around the row's cell — three contiguous runs, one per band of cells — with a
+//! tight vectorised loop over those arrays computing squared distances and match flags,
+//! visits just the matches, and sorts them (a sorting network for up to 16).
+//!
+//! Every superset argument (ball, box, cells) uses a radius padded against rounding
+//! and monotone cell functions, so the candidate sets always contain every row that the
+//! exact test accepts; the tests compare every path with [`brute_neighbours`].
 
 mod brute;
 mod grid;
@@ -360,7 +369,7 @@ impl BatchNeighbours {
                 }
             }
             Inner::Grid(g) => {
-                g.gather(b, rows, reach, &mut self.cands);
+                g.gather(b, positions, rows, reach, &mut self.cands);
                 self.cands.pad();
             }
         }
