@@ -156,6 +156,10 @@ impl Bounds {
 }
 
 /// The neighbour index: owns its buffers and is rebuilt over all positions every tick.
+///
+/// The grid reuses its buffers from one rebuild to the next (no allocation once they
+/// have grown to the row count). The tree is built by kiddo, which has no in-place
+/// rebuild: each rebuild allocates the new tree (and frees the previous one).
 pub struct SpatialIndex {
     inner: Inner,
 }
