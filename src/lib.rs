@@ -1,6 +1,6 @@
 //! throng
 #![warn(missing_docs)]
-pub mod behaviors;
 pub mod math;
 pub mod rng;
+pub mod behaviors;
 pub mod spatial;
