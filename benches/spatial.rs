@@ -85,7 +85,7 @@ pub fn benches(c: &mut Criterion) {
             );
             index.rebuild(&positions, RADIUS);
             let mut counts = vec![0u32; n];
-            for chunk in [16, CHUNK_ROWS, 64] {
+            for chunk in [32, CHUNK_ROWS, 128] {
                 g.bench_with_input(
                     BenchmarkId::new(format!("neighbours/{name}/chunk{chunk}"), n),
                     &positions,

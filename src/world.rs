@@ -42,7 +42,7 @@ use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, Sp
 
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
 /// one neighbour-index query per chunk, and one rayon task.
-const STEER_CHUNK: usize = 32;
+const STEER_CHUNK: usize = crate::spatial::CHUNK_ROWS;
 /// The integration pass hands rayon at least this many rows per task.
 const INTEGRATE_MIN_LEN: usize = 1024;
 

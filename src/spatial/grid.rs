@@ -54,10 +54,6 @@ impl GridIndex {
         self.nx = 0;
         self.ny = 0;
         self.starts.clear();
-        self.xs.clear();
-        self.ys.clear();
-        self.ids.clear();
-        self.cell_of.clear();
         let Some(b) = (!positions.is_empty())
             .then(|| Bounds::of(positions, 0..n))
             .flatten()
@@ -98,7 +94,11 @@ impl GridIndex {
         self.inv = 1.0 / side;
 
         // Cell of every row.
-        self.cell_of.resize(n, NO_CELL);
+        // Every entry is written below: keep the old contents rather than clearing.
+        if self.cell_of.len() < n {
+            self.cell_of.resize(n, NO_CELL);
+        }
+        self.cell_of.truncate(n);
         let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
         let cell = |p: &Vec2| -> u32 {
             if p.is_finite() {
@@ -137,9 +137,17 @@ impl GridIndex {
         }
         self.starts[cells] = acc;
         let m = acc as usize;
-        self.xs.resize(m, 0.0);
-        self.ys.resize(m, 0.0);
-        self.ids.resize(m, 0);
+        // Every entry is written below: keep the old contents rather than clearing.
+        for v in [&mut self.xs, &mut self.ys] {
+            if v.len() < m {
+                v.resize(m, 0.0);
+            }
+            v.truncate(m);
+        }
+        if self.ids.len() < m {
+            self.ids.resize(m, 0);
+        }
+        self.ids.truncate(m);
         // Fill backwards, decrementing: afterwards starts[c] = begin of cell c.
         for (row, (&c, p)) in self.cell_of.iter().zip(positions).enumerate().rev() {
             if c != NO_CELL {
@@ -198,8 +206,18 @@ impl GridIndex {
     /// Candidates for every point of `b` (the bounds of the chunk `rows`) at `reach`
     /// (already padded): the cells of the widened box, one contiguous copy per band of
     /// cells, binned by the grid's own cells; and the chunk rows' cells.
-    pub(super) fn gather(&self, b: Bounds, rows: Range<usize>, reach: f32, out: &mut Binned) {
+    pub(super) fn gather(
+        &self,
+        b: Bounds,
+        positions: &[Vec2],
+        rows: Range<usize>,
+        reach: f32,
+        out: &mut Binned,
+    ) {
         out.clear();
+        out.xs.clear();
+        out.ys.clear();
+        out.ids.clear();
         let Some((cx0, cx1, cy0, cy1)) = self.cells_around(b.min, b.max, reach) else {
             return;
         };
@@ -224,18 +242,23 @@ impl GridIndex {
             out.ids.extend_from_slice(&self.ids[s..e]);
         }
         out.off.push(out.ids.len() as u32);
-        let (nx, top_x, top_y) = (self.nx, (cols - 1) as u32, (bands - 1) as u32);
-        out.row_cell.extend(self.cell_of[rows].iter().map(|&c| {
-            if c == NO_CELL {
-                [super::NO_CELL; 2]
-            } else {
-                let (x, y) = (c as usize % nx, c as usize / nx);
-                [
-                    (x.saturating_sub(cx0) as u32).min(top_x),
-                    (y.saturating_sub(cy0) as u32).min(top_y),
-                ]
-            }
-        }));
+        // The rows' cells, by the function that placed the entries.
+        let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
+        let (nx, ny) = (self.nx, self.ny);
+        let (top_x, top_y) = ((cols - 1) as u32, (bands - 1) as u32);
+        out.row_cell
+            .extend(positions.get(rows).unwrap_or_default().iter().map(|p| {
+                if p.is_finite() {
+                    let x = cell_coord(f64::from(p.x), ox, inv, nx);
+                    let y = cell_coord(f64::from(p.y), oy, inv, ny);
+                    [
+                        (x.saturating_sub(cx0) as u32).min(top_x),
+                        (y.saturating_sub(cy0) as u32).min(top_y),
+                    ]
+                } else {
+                    [super::NO_CELL; 2]
+                }
+            }));
     }
 }
 

@@ -36,6 +36,8 @@ fn clamp_point(p: Vec2) -> [f32; 2] {
 pub(super) struct KdTreeIndex {
     tree: Option<Tree>,
     len: usize,
+    /// Clamped copy of the positions, used only when some coordinate needs clamping.
+    clamped: Vec<[f32; 2]>,
 }
 
 impl KdTreeIndex {
@@ -51,11 +53,22 @@ impl KdTreeIndex {
         if positions.is_empty() {
             return;
         }
-        let axis = |p: &Vec2, dim: usize| clamp_coord(if dim == 0 { p.x } else { p.y });
-        let item = |i: usize, _: &Vec2| i as u32;
+        let flat: &[[f32; 2]] = bytemuck::cast_slice(positions);
+        // Usually every coordinate is in range and the positions are used in place.
+        let in_range = flat.iter().fold(true, |ok, p| {
+            ok & (-BIG..=BIG).contains(&p[0]) & (-BIG..=BIG).contains(&p[1])
+        });
+        let source = if in_range {
+            flat
+        } else {
+            self.clamped.clear();
+            self.clamped
+                .extend(positions.iter().map(|&p| clamp_point(p)));
+            &self.clamped[..]
+        };
         let built = Tree::builder()
             .with_parallel_construction_threshold(PARALLEL_BUILD_MIN)
-            .build_from_source(positions, axis, item);
+            .build_from_slice(source);
         self.tree = built.ok();
     }
 

@@ -18,9 +18,18 @@
 //!
 //! The steering pass walks rows in consecutive chunks of [`CHUNK_ROWS`] (rows kept in
 //! [`spatial_order`], so a chunk is spatially compact). [`BatchNeighbours::gather`] runs
-//! one index query for the whole chunk and keeps the candidates' `x`, `y` and row ids in
-//! separate arrays; [`BatchNeighbours::neighbours`] then filters them per row with a
-//! tight loop over those arrays.
+//! one index query for the whole chunk (the tree: one ball query around the chunk's
+//! centre; the grid: the cells under the chunk's box widened by the radius) and keeps
+//! the candidates' `x`, `y` and row ids in separate arrays, ordered by cells a little
+//! over one radius wide (the grid's own cells, or a counting sort for the tree's
+//! candidates). [`BatchNeighbours::neighbours`] then scans, for one row, only the 3 × 3
+//! cells around the row's cell — three contiguous runs, one per band of cells — with a
+//! tight vectorised loop over those arrays computing squared distances and match flags,
+//! visits just the matches, and sorts them (a sorting network for up to 16).
+//!
+//! Every superset argument (ball, box, cells) uses a radius padded against rounding
+//! and monotone cell functions, so the candidate sets always contain every row that the
+//! exact test accepts; the tests compare every path with [`brute_neighbours`].
 
 mod brute;
 mod grid;
@@ -40,7 +49,7 @@ use kdtree::KdTreeIndex;
 
 /// Rows per chunk recommended for [`BatchNeighbours::gather`] (measured fastest for
 /// about ten neighbours per row with rows in [`spatial_order`]).
-pub const CHUNK_ROWS: usize = 32;
+pub const CHUNK_ROWS: usize = 64;
 
 /// Squared distance from `(px, py)` to `(qx, qy)`, in exactly the operation order every
 /// neighbour search in this module uses (so all of them agree bit for bit).
@@ -147,6 +156,10 @@ impl Bounds {
 }
 
 /// The neighbour index: owns its buffers and is rebuilt over all positions every tick.
+///
+/// The grid reuses its buffers from one rebuild to the next (no allocation once they
+/// have grown to the row count). The tree is built by kiddo, which has no in-place
+/// rebuild: each rebuild allocates the new tree (and frees the previous one).
 pub struct SpatialIndex {
     inner: Inner,
 }
@@ -260,10 +273,9 @@ impl Binned {
         self.ids.extend([u32::MAX; GROUP]);
     }
 
+    /// Forget the previous chunk. The entry arrays keep their length (whoever fills
+    /// them next sets it), so that refilling them needs no clearing writes.
     fn clear(&mut self) {
-        self.xs.clear();
-        self.ys.clear();
-        self.ids.clear();
         self.off.clear();
         self.row_cell.clear();
         self.cols = 0;
@@ -299,6 +311,9 @@ pub struct BatchNeighbours {
     raw: Vec<u32>,
     /// Local cell of each raw id.
     raw_cell: Vec<u32>,
+    /// Coordinates of each raw id.
+    raw_x: Vec<f32>,
+    raw_y: Vec<f32>,
     /// The current row's scan of its window.
     scan: Scan,
     /// Match keys of the current row (`(d2, row)` packed).
@@ -357,9 +372,11 @@ impl BatchNeighbours {
                     None => self.gather_all(positions),
                 }
             }
-            Inner::Grid(g) => g.gather(b, rows, reach, &mut self.cands),
+            Inner::Grid(g) => {
+                g.gather(b, positions, rows, reach, &mut self.cands);
+                self.cands.pad();
+            }
         }
-        self.cands.pad();
     }
 
     /// Bin the tree's candidates (in `raw`) into square cells of about one radius over
@@ -379,22 +396,33 @@ impl BatchNeighbours {
         }
         let n1 = ((span / side) as usize + 1).min(max_side_cells as usize + 1);
         let (ox, oy, inv) = (centre.x - ball_r, centre.y - ball_r, 1.0 / side);
-        let top = (n1 - 1) as f32;
-        // Monotone in `v`; NaN goes to cell 0.
-        let cell = |v: f32, o: f32| ((v - o) * inv).clamp(0.0, top) as u32;
+        let top = (n1 - 1) as i32;
+        // Truncation (saturating, NaN to 0), then clamping: monotone in `v`, and every
+        // cell at least one unit wide.
+        let cell = |v: f32, o: f32| (((v - o) * inv) as i32).max(0).min(top) as u32;
         c.cols = n1;
         c.rows = n1;
         c.reach_cells = reach_cells(f64::from(reach * inv), 1e-3 + 1e-6 * n1 as f64);
         let cells = n1 * n1;
         c.off.clear();
         c.off.resize(cells + 1, 0);
+        // Counting sort: coordinates and cell of every candidate, counts, ends of cells,
+        // then a backwards fill.
+        self.raw_x.clear();
+        self.raw_y.clear();
         self.raw_cell.clear();
-        for &id in &self.raw {
-            let q = positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
-            // A non-finite candidate never matches: any cell will do.
-            let k = (cell(q.y, oy) as usize) * n1 + cell(q.x, ox) as usize;
-            self.raw_cell.push(k as u32);
-            if let Some(o) = c.off.get_mut(k) {
+        let at = |id: u32| positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
+        self.raw_x.extend(self.raw.iter().map(|&id| at(id).x));
+        self.raw_y.extend(self.raw.iter().map(|&id| at(id).y));
+        // A non-finite candidate never matches: any cell will do.
+        self.raw_cell.extend(
+            self.raw_x
+                .iter()
+                .zip(&self.raw_y)
+                .map(|(&x, &y)| cell(y, oy) * n1 as u32 + cell(x, ox)),
+        );
+        for &k in &self.raw_cell {
+            if let Some(o) = c.off.get_mut(k as usize) {
                 *o += 1;
             }
         }
@@ -404,18 +432,41 @@ impl BatchNeighbours {
             *o = acc;
         }
         c.off[cells] = acc;
-        c.xs.resize(m, 0.0);
-        c.ys.resize(m, 0.0);
-        c.ids.resize(m, 0);
-        for (&id, &k) in self.raw.iter().zip(&self.raw_cell).rev() {
-            let slot = &mut c.off[k as usize];
+        // The outputs keep their length between chunks (no clearing writes); only the
+        // first `m` entries and the padding after them are meaningful.
+        let len = m + GROUP;
+        for v in [&mut c.xs, &mut c.ys] {
+            if v.len() < len {
+                v.resize(len, 0.0);
+            }
+            v.truncate(len);
+        }
+        if c.ids.len() < len {
+            c.ids.resize(len, 0);
+        }
+        c.ids.truncate(len);
+        for (((&id, &k), &x), &y) in self
+            .raw
+            .iter()
+            .zip(&self.raw_cell)
+            .zip(&self.raw_x)
+            .zip(&self.raw_y)
+            .rev()
+        {
+            let Some(slot) = c.off.get_mut(k as usize) else {
+                continue;
+            };
             *slot -= 1;
             let j = *slot as usize;
-            let q = positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
-            c.xs[j] = q.x;
-            c.ys[j] = q.y;
-            c.ids[j] = id;
+            if let (Some(sx), Some(sy), Some(si)) =
+                (c.xs.get_mut(j), c.ys.get_mut(j), c.ids.get_mut(j))
+            {
+                (*sx, *sy, *si) = (x, y, id);
+            }
         }
+        c.xs[m..].fill(f32::NAN);
+        c.ys[m..].fill(f32::NAN);
+        c.ids[m..].fill(u32::MAX);
         c.row_cell.extend(positions[rows].iter().map(|p| {
             if p.is_finite() {
                 [cell(p.x, ox), cell(p.y, oy)]
@@ -431,6 +482,9 @@ impl BatchNeighbours {
         let n = addressable(positions.len());
         let c = &mut self.cands;
         c.clear();
+        c.xs.clear();
+        c.ys.clear();
+        c.ids.clear();
         c.xs.extend(positions[..n].iter().map(|p| p.x));
         c.ys.extend(positions[..n].iter().map(|p| p.y));
         c.ids.extend(0..n as u32);
@@ -565,40 +619,41 @@ impl Scan {
     /// Write the keys of the first `total` scanned candidates that match, the row
     /// itself excluded, to the front of `keys`; returns how many.
     fn matches(&mut self, total: usize, row: u32, keys: &mut Vec<u64>) -> usize {
+        let end = total.div_ceil(FLAG_BLOCK) * FLAG_BLOCK;
         // Clear the flags past the end (including any over-read), up to a whole block.
         if let Some(tail) = self.flags.get_mut(total..total + FLAG_BLOCK) {
             tail.copy_from_slice(&[0; FLAG_BLOCK]);
         }
-        if keys.len() < total {
-            keys.resize(total, 0);
+        if keys.len() < end {
+            keys.resize(end, 0);
         }
+        let (Some(flags), Some(rel), Some(d2), Some(keys)) = (
+            self.flags.get(..end),
+            self.rel.get(..end),
+            self.d2.get(..end),
+            keys.get_mut(..end),
+        ) else {
+            return 0;
+        };
         let mut found = 0;
-        for blk in 0..total.div_ceil(FLAG_BLOCK) {
-            let Some(Ok(flags)) = self
-                .flags
-                .get(blk * FLAG_BLOCK..(blk + 1) * FLAG_BLOCK)
-                .map(<&[u8; FLAG_BLOCK]>::try_from)
-            else {
-                continue;
-            };
+        for (blk, block) in flags.chunks_exact(FLAG_BLOCK).enumerate() {
             // Pack the 0/1 flag bytes into bits: eight bytes times this constant leaves
             // their bits, in order, in the top byte.
             let mut word = 0u64;
-            for (g, group) in flags.chunks_exact(8).enumerate() {
+            for (g, group) in block.chunks_exact(8).enumerate() {
                 let bytes = u64::from_le_bytes([
                     group[0], group[1], group[2], group[3], group[4], group[5], group[6], group[7],
                 ]);
                 word |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * g);
             }
+            let base = blk * FLAG_BLOCK;
             while word != 0 {
-                let i = blk * FLAG_BLOCK + word.trailing_zeros() as usize;
+                let i = base + word.trailing_zeros() as usize;
                 word &= word - 1;
-                if let (Some(&rel), Some(&d), Some(slot)) =
-                    (self.rel.get(i), self.d2.get(i), keys.get_mut(found))
-                {
-                    *slot = key(d, rel ^ row);
-                    found += usize::from(rel != 0);
-                }
+                // `found <= i`: every match before `i` has been counted at most once.
+                let r = rel[i];
+                keys[found] = key(d2[i], r ^ row);
+                found += usize::from(r != 0);
             }
         }
         found

@@ -9,7 +9,13 @@ use super::{addressable, Bounds};
 /// Below this many rows the keys are computed on the calling thread.
 const PARALLEL_MIN: usize = 16_384;
 
-/// Radix digit width of the sort (three passes cover a 32-bit key).
+/// Bits per axis of the quantised positions: a 2048 × 2048 lattice over the bounding
+/// square, fine enough that neighbouring lattice cells rarely hold more than a few rows
+/// even for millions of rows.
+const AXIS_BITS: u32 = 11;
+const AXIS_MAX: u32 = (1 << AXIS_BITS) - 1;
+
+/// Radix digit width of the sort: two passes cover the 22-bit key.
 const DIGIT_BITS: u32 = 11;
 const DIGITS: usize = 1 << DIGIT_BITS;
 const DIGIT_MASK: u32 = (DIGITS as u32) - 1;
@@ -30,9 +36,9 @@ impl OrderScratch {
 }
 
 /// A spatially coherent order of the rows: the position of each row is quantised to
-/// 16 bits per axis over the (square) bounding box of the finite positions and keyed
-/// along a space-filling curve; rows are sorted by `(key, row)` with a radix sort. Rows
-/// with a non-finite coordinate come last. Fills `perm` with `perm[new_row] = old_row`.
+/// 11 bits per axis over the (square) bounding box of the finite positions and keyed
+/// along the Morton (Z-order) curve; rows are sorted by `(key, row)` with a two-pass
+/// radix sort. Rows with a non-finite coordinate come last. Fills `perm` with `perm[new_row] = old_row`.
 /// Deterministic, independent of the rayon thread count.
 pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut OrderScratch) {
     perm.clear();
@@ -43,12 +49,15 @@ pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut Orde
     if n == 0 {
         return;
     }
-    keys.resize(n, 0);
     let (min, scale) = match Bounds::of(positions, 0..n) {
         Some(b) => {
             let ext = (f64::from(b.max.x) - f64::from(b.min.x))
                 .max(f64::from(b.max.y) - f64::from(b.min.y));
-            let scale = if ext > 0.0 { 65535.0 / ext } else { 0.0 };
+            let scale = if ext > 0.0 {
+                f64::from(AXIS_MAX) / ext
+            } else {
+                0.0
+            };
             ([f64::from(b.min.x), f64::from(b.min.y)], scale)
         }
         None => ([0.0; 2], 0.0),
@@ -57,32 +66,33 @@ pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut Orde
         let k = if p.is_finite() {
             let qx = quantise(f64::from(p.x), min[0], scale);
             let qy = quantise(f64::from(p.y), min[1], scale);
-            curve_key(qx, qy)
+            morton(qx, qy)
         } else {
-            u32::MAX
+            // After every finite row.
+            1 << (2 * AXIS_BITS)
         };
         (u64::from(k) << 32) | row as u64
     };
     if n >= PARALLEL_MIN {
-        keys.par_iter_mut()
-            .zip(positions.par_iter())
-            .enumerate()
-            .with_min_len(4096)
-            .for_each(|(row, (k, p))| *k = key_of(row, p));
+        keys.par_extend(
+            positions
+                .par_iter()
+                .enumerate()
+                .with_min_len(4096)
+                .map(|(row, p)| key_of(row, p)),
+        );
     } else {
-        for (row, (k, p)) in keys.iter_mut().zip(positions).enumerate() {
-            *k = key_of(row, p);
-        }
+        keys.extend(positions.iter().enumerate().map(|(row, p)| key_of(row, p)));
     }
     radix_sort_high32(keys, &mut scratch.tmp);
     // The low 32 bits of a key are its row.
     perm.extend(keys.iter().map(|&k| k as u32));
 }
 
-/// `v` quantised to `0..=65535` along an axis starting at `min`.
+/// `v` quantised to `0..=AXIS_MAX` along an axis starting at `min`.
 #[inline]
 fn quantise(v: f64, min: f64, scale: f64) -> u32 {
-    ((v - min) * scale).clamp(0.0, 65535.0) as u32
+    ((v - min) * scale).clamp(0.0, f64::from(AXIS_MAX)) as u32
 }
 
 /// Spread the low 16 bits of `v` to the even bits.
@@ -98,52 +108,28 @@ fn spread(v: u32) -> u32 {
 
 /// Morton (Z-order) key of a quantised point.
 #[inline]
-#[allow(dead_code)]
 fn morton(x: u32, y: u32) -> u32 {
     spread(x) | (spread(y) << 1)
 }
 
-/// Hilbert curve index of a quantised point on the 65536 × 65536 grid.
-#[inline]
-#[allow(dead_code)]
-fn hilbert(mut x: u32, mut y: u32) -> u32 {
-    const N: u32 = 1 << 16;
-    let mut d: u32 = 0;
-    let mut s = N / 2;
-    while s > 0 {
-        let rx = u32::from(x & s != 0);
-        let ry = u32::from(y & s != 0);
-        d = d.wrapping_add(s.wrapping_mul(s).wrapping_mul((3 * rx) ^ ry));
-        if ry == 0 {
-            if rx == 1 {
-                x = N - 1 - x;
-                y = N - 1 - y;
-            }
-            std::mem::swap(&mut x, &mut y);
-        }
-        s /= 2;
-    }
-    d
-}
-
-/// The curve used by [`spatial_order`].
-#[inline]
-fn curve_key(x: u32, y: u32) -> u32 {
-    morton(x, y)
-}
-
-/// Stable LSD radix sort of `keys` by their high 32 bits.
+/// Stable LSD radix sort of `keys` by bits `32..32 + 2 * DIGIT_BITS` (the curve key,
+/// which is below `2^(2 * AXIS_BITS + 1)`; the top bit only marks non-finite rows and
+/// gets a pass of its own when present).
 fn radix_sort_high32(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
     let n = keys.len();
-    let mut hist = [[0u32; DIGITS]; 3];
+    const PASSES: usize = 3;
+    let mut hist = [[0u32; DIGITS]; PASSES];
     for &k in keys.iter() {
         let h = (k >> 32) as u32;
         hist[0][(h & DIGIT_MASK) as usize] += 1;
         hist[1][((h >> DIGIT_BITS) & DIGIT_MASK) as usize] += 1;
         hist[2][((h >> (2 * DIGIT_BITS)) & DIGIT_MASK) as usize] += 1;
     }
-    tmp.clear();
-    tmp.resize(n, 0);
+    // Every slot of `tmp` is written before it is read: keep its old contents.
+    if tmp.len() < n {
+        tmp.resize(n, 0);
+    }
+    tmp.truncate(n);
     for (pass, counts) in hist.iter_mut().enumerate() {
         // A pass where every key has the same digit would not move anything.
         if counts.iter().any(|&c| c as usize == n) {

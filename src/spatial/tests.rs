@@ -23,7 +23,7 @@ fn cloud(seed: u64, n: usize, stack: usize) -> Vec<Vec2> {
         }
     }
     let at = Vec2::new(side * 0.5, side * 0.25);
-    v.extend(std::iter::repeat_n(at, stack));
+    v.extend(std::iter::repeat(at).take(stack));
     v
 }
 
@@ -350,60 +350,29 @@ fn index_kind_serde() {
 }
 
 #[test]
-#[ignore]
-fn diag_stats() {
-    use std::time::Instant;
-    let n = 100_000;
-    let density = 10.0 / std::f32::consts::PI;
-    let side = (n as f32 / density).sqrt();
-    let mut rng = Xoshiro128PlusPlus::seed_from_u64(1);
-    let raw: Vec<Vec2> = (0..n)
-        .map(|_| Vec2::new(unit(&mut rng) * side, unit(&mut rng) * side))
-        .collect();
-    let mut perm = Vec::new();
-    let mut sc = OrderScratch::default();
-    spatial_order(&raw, &mut perm, &mut sc);
-    let pts: Vec<Vec2> = perm.iter().map(|&i| raw[i as usize]).collect();
-    let kind = if std::env::var("DIAG_KIND").as_deref() == Ok("grid") {
-        IndexKind::Grid
-    } else {
-        IndexKind::KdTree
-    };
-    let chunk: usize = std::env::var("DIAG_CHUNK")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(16);
-    let reps: usize = std::env::var("DIAG_REPS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(5);
-    let mut index = SpatialIndex::new(kind);
-    index.rebuild(&pts, 1.0);
-    let mut bn = BatchNeighbours::default();
-    let mut out = Vec::new();
-    let mut best = std::time::Duration::MAX;
-    let (mut cands, mut hits) = (0usize, 0usize);
-    let gather_only = std::env::var_os("DIAG_GATHER_ONLY").is_some();
-    for _ in 0..reps {
-        cands = 0;
-        hits = 0;
-        let t = Instant::now();
-        let mut start = 0;
-        while start < n {
-            let end = (start + chunk).min(n);
-            bn.gather(&index, &pts, start..end, 1.0);
-            cands += bn.candidates();
-            for row in (start..end).filter(|_| !gather_only) {
-                bn.neighbours(&pts, row, 1.0, 10, &mut out);
-                hits += out.len();
+fn mismatched_index_and_positions_do_not_panic() {
+    let a = cloud(17, 300, 10);
+    let b = cloud(18, 800, 0);
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        let mut bn = BatchNeighbours::default();
+        let mut out = Vec::new();
+        for (built, used) in [(&a, &b), (&b, &a)] {
+            index.rebuild(built, 1.0);
+            for start in (0..used.len()).step_by(64) {
+                bn.gather(&index, used, start..start + 64, 1.5);
+                for row in start..(start + 64).min(used.len()) {
+                    bn.neighbours(used, row, 1.5, 10, &mut out);
+                    assert!(out.len() <= 10);
+                }
             }
-            start = end;
+            index.for_each_candidate(Vec2::ONE, 2.0, |_| {});
         }
-        best = best.min(t.elapsed());
+        // Rows outside the positions, ranges past the end, reversed ranges.
+        bn.gather(&index, &a, 250..10_000, 1.0);
+        let (from, to) = (20, 10);
+        bn.gather(&index, &a, from..to, 1.0);
+        bn.neighbours(&a, 5000, 1.0, 10, &mut out);
+        assert!(out.is_empty());
     }
-    println!(
-        "{kind:?} chunk {chunk}: best {best:?}, cands/chunk {:.1}, hits/row {:.2}",
-        cands as f64 / n.div_ceil(chunk) as f64,
-        hits as f64 / n as f64
-    );
 }
