@@ -651,7 +651,7 @@ impl World {
     fn rebuild_index(&mut self) {
         crate::zone!("rebuild index");
         let interval = self.config.reorder_interval as u64;
-        if interval > 0 && self.tick % interval == 0 && self.cols.len() > 1 {
+        if interval > 0 && self.tick.is_multiple_of(interval) && self.cols.len() > 1 {
             crate::zone!("spatial re-sort");
             spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
             self.cols.gather_into(&self.perm, &mut self.spare);

@@ -77,7 +77,7 @@ impl Path {
         for p in raw {
             if points
                 .last()
-                .map_or(true, |&q| (p - q).length() >= MIN_SEGMENT_LENGTH)
+                .is_none_or(|&q| (p - q).length() >= MIN_SEGMENT_LENGTH)
             {
                 points.push(p);
             }

@@ -23,7 +23,7 @@ fn cloud(seed: u64, n: usize, stack: usize) -> Vec<Vec2> {
         }
     }
     let at = Vec2::new(side * 0.5, side * 0.25);
-    v.extend(std::iter::repeat(at).take(stack));
+    v.extend(std::iter::repeat_n(at, stack));
     v
 }
 
