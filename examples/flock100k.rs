@@ -1,4 +1,8 @@
 //! Time the phases of a 100k-agent flock (a quick look; the benches measure).
+//!
+//! `cargo run --release --example flock100k [-- N [grid|kdtree] [TICKS]]`: N agents
+//! (default 100k), 20 warm-up ticks, then TICKS timed ticks (default 50). Running it
+//! twice with different TICKS under an instruction counter gives the cost of a tick.
 use glam::Vec2;
 use throng::behaviors::flocking::SeparationParams;
 use throng::behaviors::wander::WanderParams;
@@ -41,7 +45,10 @@ fn main() {
         w.step(1.0 / 30.0).unwrap();
     }
     let mut t = [0u64; 5];
-    let ticks = 50;
+    let ticks: u32 = std::env::args()
+        .nth(3)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(50);
     for _ in 0..ticks {
         let s = w.step(1.0 / 30.0).unwrap();
         t[0] += s.times.index_ns;
@@ -50,7 +57,7 @@ fn main() {
         t[3] += s.times.integrate_ns;
         t[4] += s.times.total_ns;
     }
-    let ms = |x: u64| x as f64 / ticks as f64 / 1e6;
+    let ms = |x: u64| x as f64 / f64::from(ticks.max(1)) / 1e6;
     println!(
         "{n} agents: index {:.2} sight {:.2} steer {:.2} integrate {:.2} total {:.2} ms; mean neighbours {:.1}",
         ms(t[0]), ms(t[1]), ms(t[2]), ms(t[3]), ms(t[4]),

@@ -822,7 +822,9 @@ impl World {
                 let s = &mut *guard;
                 let first = chunk * STEER_CHUNK;
                 let rows = first..first + out.len();
+                // The grid is scanned in place; the tree is queried once per chunk.
                 if max_radius > 0.0
+                    && ctx.index.kind() == IndexKind::KdTree
                     && rows
                         .clone()
                         .any(|r| ctx.traits[ctx.group[r] as usize].needs_neighbours)
@@ -1062,7 +1064,8 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
     let me = ctx.state(row);
     s.neighbours.clear();
     if ctx.traits[g_idx].needs_neighbours {
-        s.batch.neighbours(
+        s.batch.scan_neighbours(
+            ctx.index,
             ctx.pos,
             row,
             g.neighbour_radius,

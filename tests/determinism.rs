@@ -23,11 +23,27 @@ fn flock_5000_for_500_ticks_is_bitwise_identical_on_1_and_2_threads() {
 }
 
 #[test]
-fn grid_index_gives_the_same_world_as_the_tree() {
-    // Both indexes return exactly the same neighbour lists, so the worlds match.
-    let tree = run(2, IndexKind::KdTree, 2_000, 100);
-    let grid = run(2, IndexKind::Grid, 2_000, 100);
-    assert_eq!(tree, grid);
+fn grid_flock_is_bitwise_identical_on_1_and_2_threads() {
+    // Each index sums a row's neighbours in its own fixed scan order (the neighbour
+    // sets are the same: see the spatial tests against brute force), so the tree and
+    // grid worlds differ in the last bits; each is deterministic on its own.
+    let one = run(1, IndexKind::Grid, 5_000, 300);
+    let two = run(2, IndexKind::Grid, 5_000, 300);
+    assert_eq!(one, two, "1 vs 2 threads");
+}
+
+#[test]
+fn grid_and_tree_worlds_perceive_the_same_neighbours() {
+    // Same neighbour sets, summed in a different order: one tick apart only in the
+    // last bits.
+    let (mut tree, _) = flock(2_000, 42, IndexKind::KdTree);
+    let (mut grid, _) = flock(2_000, 42, IndexKind::Grid);
+    let a = tree.step(1.0 / 30.0).unwrap();
+    let b = grid.step(1.0 / 30.0).unwrap();
+    assert_eq!(a.neighbours, b.neighbours);
+    for (p, q) in tree.positions().iter().zip(grid.positions()) {
+        assert!(p.distance(*q) < 1e-4, "{p} vs {q}");
+    }
 }
 
 #[test]

@@ -16,6 +16,24 @@ pub fn brute_neighbours(positions: &[Vec2], row: usize, r: f32, cap: usize, out:
     brute_into(positions, row, r, cap, &mut keys, out);
 }
 
+/// The keys (`(d2, row)` packed) of every row within `r` of `positions[row]`,
+/// excluding `row`, in row order, written into `keys` (cleared first).
+pub(super) fn brute_keys(positions: &[Vec2], row: usize, r: f32, keys: &mut Vec<u64>) {
+    keys.clear();
+    let positions = &positions[..addressable(positions.len())];
+    let Some(p) = positions.get(row) else {
+        return;
+    };
+    let r = clean_radius(r);
+    let r2 = r * r;
+    for (i, q) in positions.iter().enumerate() {
+        let d2 = dist2(p.x, p.y, q.x, q.y);
+        if d2 <= r2 && i != row {
+            keys.push(key(d2, i as u32));
+        }
+    }
+}
+
 /// [`brute_neighbours`] with a caller-provided key buffer.
 pub(super) fn brute_into(
     positions: &[Vec2],

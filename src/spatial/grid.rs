@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use std::ops::Range;
 
-use super::{addressable, clean_radius, reach_cells, Binned, Bounds, CELL_PER_RADIUS};
+use super::{addressable, clean_radius, reach_cells, Binned, Bounds, CELL_PER_RADIUS, GROUP};
 
 /// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells: far-apart
 /// positions grow the cell size instead of the cell count.
@@ -138,16 +138,20 @@ impl GridIndex {
         self.starts[cells] = acc;
         let m = acc as usize;
         // Every entry is written below: keep the old contents rather than clearing.
+        // [`GROUP`] never-matching entries follow them, so that scans in whole groups
+        // stay in bounds.
         for v in [&mut self.xs, &mut self.ys] {
-            if v.len() < m {
-                v.resize(m, 0.0);
+            if v.len() < m + GROUP {
+                v.resize(m + GROUP, 0.0);
             }
-            v.truncate(m);
+            v.truncate(m + GROUP);
+            v[m..].fill(f32::NAN);
         }
-        if self.ids.len() < m {
-            self.ids.resize(m, 0);
+        if self.ids.len() < m + GROUP {
+            self.ids.resize(m + GROUP, 0);
         }
-        self.ids.truncate(m);
+        self.ids.truncate(m + GROUP);
+        self.ids[m..].fill(u32::MAX);
         // Fill backwards, decrementing: afterwards starts[c] = begin of cell c.
         for (row, (&c, p)) in self.cell_of.iter().zip(positions).enumerate().rev() {
             if c != NO_CELL {
@@ -187,6 +191,41 @@ impl GridIndex {
         let cy0 = cell_coord(lo[1], oy, self.inv, self.ny);
         let cy1 = cell_coord(hi[1], oy, self.inv, self.ny);
         Some((cx0, cx1, cy0, cy1))
+    }
+
+    /// The cells `(cx0, cx1, cy0, cy1)` (inclusive) that hold every row within `reach`
+    /// (already padded) of `row`'s position: the row's own cell and those within the
+    /// reach in cells around it. `None` for a row in no cell (non-finite) or out of range.
+    #[inline]
+    pub(super) fn window(&self, row: usize, reach: f32) -> Option<(usize, usize, usize, usize)> {
+        let c = *self.cell_of.get(row)?;
+        if c == NO_CELL || self.nx == 0 {
+            return None;
+        }
+        let (cx, cy) = (c as usize % self.nx, c as usize / self.nx);
+        let k = reach_cells(f64::from(reach) * self.inv, 1e-6) as usize;
+        Some((
+            cx.saturating_sub(k),
+            cx.saturating_add(k).min(self.nx - 1),
+            cy.saturating_sub(k),
+            cy.saturating_add(k).min(self.ny - 1),
+        ))
+    }
+
+    /// The entries of cells `cx0..=cx1` of band `cy`: one contiguous run.
+    #[inline]
+    pub(super) fn run(&self, cy: usize, cx0: usize, cx1: usize) -> (usize, usize) {
+        (
+            self.starts[cy * self.nx + cx0] as usize,
+            self.starts[cy * self.nx + cx1 + 1] as usize,
+        )
+    }
+
+    /// The entry arrays (x, y, row id; ordered by cell, then row), followed by
+    /// [`GROUP`] never-matching entries.
+    #[inline]
+    pub(super) fn entries(&self) -> (&[f32], &[f32], &[u32]) {
+        (&self.xs, &self.ys, &self.ids)
     }
 
     /// Every row in the cells around `p` at `reach` (already padded).
@@ -286,12 +325,12 @@ mod tests {
         g.rebuild(&pts, 1.0);
         assert!(g.nx * g.ny <= CELLS_PER_ROW * pts.len() + CELLS_SLACK);
         assert_eq!(g.starts.len(), g.nx * g.ny + 1);
-        assert_eq!(g.ids.len(), 4);
+        assert_eq!(g.ids.len(), 4 + GROUP);
         g.rebuild(&pts[..1], f32::INFINITY);
         assert_eq!((g.nx, g.ny), (1, 1));
         g.rebuild(&[Vec2::ZERO; 500], 1.0);
         assert_eq!((g.nx, g.ny), (1, 1));
-        assert_eq!(g.ids, (0..500).collect::<Vec<u32>>());
+        assert_eq!(g.ids[..500], (0..500).collect::<Vec<u32>>());
     }
 
     #[test]

@@ -318,6 +318,8 @@ pub struct BatchNeighbours {
     scan: Scan,
     /// Match keys of the current row (`(d2, row)` packed).
     keys: Vec<u64>,
+    /// Scratch for selecting the nearest keys of an over-full list.
+    select: Vec<u64>,
     /// Rows the last gather covered.
     rows: Range<usize>,
     /// Radius (cleaned) the last gather covered.
@@ -546,13 +548,199 @@ impl BatchNeighbours {
         for b in b0..=b1 {
             let s = c.off[b * c.cols + c0] as usize;
             let e = c.off[b * c.cols + c1 + 1] as usize;
-            if scan.run(c, s, e, total, p, r * r, row as u32) {
+            if scan.run((&c.xs, &c.ys, &c.ids), s, e, total, p, r * r, row as u32) {
                 total += e - s;
             }
         }
         let found = scan.matches(total, row as u32, &mut self.keys);
         finish(&mut self.keys, found, cap, out);
     }
+
+    /// The same rows as [`neighbours`](Self::neighbours) (within `r`, excluding `row`,
+    /// capped to the `cap` nearest by `(d2, row)`), in **scan order** instead of
+    /// distance order: the order the index stores them in. Scan order is a fixed
+    /// function of the positions, the index kind and (for the tree) the gathered chunk,
+    /// never of the thread count; it saves sorting each list.
+    ///
+    /// With the grid no [`gather`](Self::gather) is needed: the row's cells are scanned
+    /// straight from the grid. With the tree, `row` should belong to the last gathered
+    /// chunk (otherwise the answer is still exact but computed by a brute-force scan,
+    /// in row order). `index` must have been rebuilt over `positions`.
+    pub fn scan_neighbours(
+        &mut self,
+        index: &SpatialIndex,
+        positions: &[Vec2],
+        row: usize,
+        r: f32,
+        cap: usize,
+        out: &mut Vec<u32>,
+    ) {
+        out.clear();
+        let r = clean_radius(r);
+        if row >= addressable(positions.len()) || cap == 0 {
+            return;
+        }
+        let p = positions[row];
+        let reach = pad(r);
+        let (r2, me) = (r * r, row as u32);
+        let keys = &mut self.keys;
+        let found = match &index.inner {
+            Inner::Grid(g) if g.len() == positions.len() && (reach * reach).is_finite() => {
+                let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
+                    return;
+                };
+                let most: usize = (cy0..=cy1)
+                    .map(|cy| {
+                        let (s, e) = g.run(cy, cx0, cx1);
+                        e - s
+                    })
+                    .sum();
+                grow_keys(keys, &mut self.select, most);
+                let entries = g.entries();
+                let mut found = 0;
+                for cy in cy0..=cy1 {
+                    let (s, e) = g.run(cy, cx0, cx1);
+                    found = scan_run(entries, s, e, p, r2, me, keys, found);
+                }
+                found
+            }
+            Inner::KdTree(_)
+                if self.rows.contains(&row) && r <= self.r && positions.len() == self.len =>
+            {
+                let c = &self.cands;
+                let Some(&[cx, cy]) = c.row_cell.get(row - self.rows.start) else {
+                    return;
+                };
+                if cx == NO_CELL || c.cols == 0 {
+                    return;
+                }
+                let k = c.reach_cells;
+                let (c0, c1) = (
+                    cx.saturating_sub(k) as usize,
+                    (cx.saturating_add(k) as usize).min(c.cols - 1),
+                );
+                let (b0, b1) = (
+                    cy.saturating_sub(k) as usize,
+                    (cy.saturating_add(k) as usize).min(c.rows - 1),
+                );
+                let most = (b0..=b1)
+                    .map(|b| (c.off[b * c.cols + c1 + 1] - c.off[b * c.cols + c0]) as usize)
+                    .sum();
+                grow_keys(keys, &mut self.select, most);
+                let entries = (&c.xs[..], &c.ys[..], &c.ids[..]);
+                let mut found = 0;
+                for b in b0..=b1 {
+                    let s = c.off[b * c.cols + c0] as usize;
+                    let e = c.off[b * c.cols + c1 + 1] as usize;
+                    found = scan_run(entries, s, e, p, r2, me, keys, found);
+                }
+                found
+            }
+            _ => {
+                brute::brute_keys(positions, row, r, keys);
+                keys.len()
+            }
+        };
+        finish_in_scan_order(&mut self.keys, &mut self.select, found, cap, out);
+    }
+}
+
+/// Fewest keys the per-row buffers hold once used: room for the windows of dense
+/// crowds from the start, so that they rarely grow after warm-up.
+const MIN_KEYS: usize = 512;
+
+/// Make room for `n` keys in `keys` (and as many in `select`, which never holds more).
+#[inline]
+fn grow_keys(keys: &mut Vec<u64>, select: &mut Vec<u64>, n: usize) {
+    if keys.len() < n {
+        let len = n.next_power_of_two().max(MIN_KEYS);
+        keys.resize(len, 0);
+        select.reserve(len);
+    }
+}
+
+/// Append to `keys` (from `keys[found]` on) the keys of the entries `s..e` within
+/// `r2` of `p`, except `row` itself; returns the new count. The entries are read in
+/// groups of [`GROUP`] (the arrays carry [`GROUP`] never-matching entries at their
+/// end, so this stays in bounds); lanes past `e` are masked off. `keys` must have room
+/// for `found + (e - s)` keys.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn scan_run(
+    (xs, ys, ids): (&[f32], &[f32], &[u32]),
+    s: usize,
+    e: usize,
+    p: Vec2,
+    r2: f32,
+    row: u32,
+    keys: &mut [u64],
+    mut found: usize,
+) -> usize {
+    let mut i = s;
+    while i < e {
+        let (Some(gx), Some(gy), Some(gi)) = (
+            xs.get(i..i + GROUP),
+            ys.get(i..i + GROUP),
+            ids.get(i..i + GROUP),
+        ) else {
+            break;
+        };
+        let (Ok(gx), Ok(gy)) = (<&[f32; GROUP]>::try_from(gx), <&[f32; GROUP]>::try_from(gy))
+        else {
+            break;
+        };
+        let (d2, mut mask) = group_dist2(gx, gy, p, r2);
+        let left = e - i;
+        if left < GROUP {
+            mask &= (1 << left) - 1;
+        }
+        while mask != 0 {
+            let l = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let id = gi[l];
+            if let Some(slot) = keys.get_mut(found) {
+                *slot = key(d2[l], id);
+            }
+            found += usize::from(id != row);
+        }
+        i += GROUP;
+    }
+    found
+}
+
+/// Squared distances ([`dist2`]) from `p` to one group of entries, and the bit mask of
+/// those within `r2` (bit `l` for lane `l`).
+#[inline(always)]
+fn group_dist2(gx: &[f32; GROUP], gy: &[f32; GROUP], p: Vec2, r2: f32) -> ([f32; GROUP], u32) {
+    let mut d2 = [0.0f32; GROUP];
+    let mut mask = 0u32;
+    for l in 0..GROUP {
+        d2[l] = dist2(p.x, p.y, gx[l], gy[l]);
+        mask |= u32::from(d2[l] <= r2) << l;
+    }
+    (d2, mask)
+}
+
+/// Write the rows of the keys `keys[..n]` (in their order) to `out`, keeping only the
+/// `cap` smallest keys when there are more. `select` is scratch.
+fn finish_in_scan_order(
+    keys: &mut [u64],
+    select: &mut Vec<u64>,
+    n: usize,
+    cap: usize,
+    out: &mut Vec<u32>,
+) {
+    let keys = &keys[..n.min(keys.len())];
+    // Truncation keeps the low 32 bits of a key: the row.
+    if keys.len() <= cap {
+        out.extend(keys.iter().map(|&k| k as u32));
+        return;
+    }
+    // Keys are distinct (rows are), so exactly `cap` keys are <= the cap-th smallest.
+    select.clear();
+    select.extend_from_slice(keys);
+    let (_, &mut last, _) = select.select_nth_unstable(cap - 1);
+    out.extend(keys.iter().filter(|&&k| k <= last).map(|&k| k as u32));
 }
 
 /// Per-row scan buffers: for each candidate of the row's window, its squared distance,
@@ -592,7 +780,7 @@ impl Scan {
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
-        c: &Binned,
+        (xs, ys, ids): (&[f32], &[f32], &[u32]),
         s: usize,
         e: usize,
         base: usize,
@@ -602,9 +790,9 @@ impl Scan {
     ) -> bool {
         let n = (e.saturating_sub(s)).div_ceil(GROUP) * GROUP;
         if let (Some(xs), Some(ys), Some(ids), Some(d2), Some(flags), Some(rel)) = (
-            c.xs.get(s..s + n),
-            c.ys.get(s..s + n),
-            c.ids.get(s..s + n),
+            xs.get(s..s + n),
+            ys.get(s..s + n),
+            ids.get(s..s + n),
             self.d2.get_mut(base..base + n),
             self.flags.get_mut(base..base + n),
             self.rel.get_mut(base..base + n),

@@ -57,6 +57,46 @@ fn batched(
     all
 }
 
+/// Neighbours for every row in scan order ([`BatchNeighbours::scan_neighbours`]), chunk
+/// by chunk (the grid needs no gather; gathering anyway must not change the answer).
+fn scanned(
+    index: &SpatialIndex,
+    positions: &[Vec2],
+    chunk: usize,
+    r: f32,
+    cap: usize,
+) -> Vec<Vec<u32>> {
+    let mut bn = BatchNeighbours::default();
+    let mut out = Vec::new();
+    let mut all = Vec::with_capacity(positions.len());
+    let mut start = 0;
+    while start < positions.len() {
+        let end = (start + chunk).min(positions.len());
+        bn.gather(index, positions, start..end, r);
+        for row in start..end {
+            bn.scan_neighbours(index, positions, row, r, cap, &mut out);
+            all.push(out.clone());
+        }
+        start = end;
+    }
+    all
+}
+
+/// `lists` with each list sorted by `(d2, row)` from `positions[row]`: the order of
+/// [`brute_neighbours`].
+fn by_distance(positions: &[Vec2], mut lists: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    for (row, list) in lists.iter_mut().enumerate() {
+        let p = positions[row];
+        list.sort_unstable_by(|&a, &b| {
+            let (qa, qb) = (positions[a as usize], positions[b as usize]);
+            let da = super::dist2(p.x, p.y, qa.x, qa.y);
+            let db = super::dist2(p.x, p.y, qb.x, qb.y);
+            da.total_cmp(&db).then(a.cmp(&b))
+        });
+    }
+    lists
+}
+
 fn brute_all(positions: &[Vec2], r: f32, cap: usize) -> Vec<Vec<u32>> {
     let mut out = Vec::new();
     (0..positions.len())
@@ -83,11 +123,18 @@ fn check_against_brute(
                 let want = brute_all(positions, r, cap);
                 for &chunk in chunks {
                     let got = batched(&index, positions, chunk, r, cap);
-                    for (row, (g, w)) in got.iter().zip(&want).enumerate() {
+                    let scan = by_distance(positions, scanned(&index, positions, chunk, r, cap));
+                    for (row, ((g, s), w)) in got.iter().zip(&scan).zip(&want).enumerate() {
                         assert_eq!(
                             g,
                             w,
                             "{kind:?} n={} r={r} cap={cap} chunk={chunk} row={row}",
+                            positions.len()
+                        );
+                        assert_eq!(
+                            s,
+                            w,
+                            "scan order: {kind:?} n={} r={r} cap={cap} chunk={chunk} row={row}",
                             positions.len()
                         );
                     }
@@ -279,7 +326,11 @@ fn results_do_not_depend_on_thread_count() {
             let mut cands = Vec::new();
             index.for_each_candidate(pts[5], 1.5, |i| cands.push(i));
             cands.sort_unstable();
-            (batched(&index, &pts, 32, 1.0, 10), cands)
+            (
+                batched(&index, &pts, 32, 1.0, 10),
+                cands,
+                scanned(&index, &pts, 32, 1.0, 10),
+            )
         })
     };
     for kind in KINDS {
@@ -363,6 +414,8 @@ fn mismatched_index_and_positions_do_not_panic() {
                 bn.gather(&index, used, start..start + 64, 1.5);
                 for row in start..(start + 64).min(used.len()) {
                     bn.neighbours(used, row, 1.5, 10, &mut out);
+                    assert!(out.len() <= 10);
+                    bn.scan_neighbours(&index, used, row, 1.5, 10, &mut out);
                     assert!(out.len() <= 10);
                 }
             }
