@@ -16,7 +16,9 @@ use rayon::ThreadPool;
 use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOut, Target};
 use crate::behaviors::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviors::approach::{approach_step, WalkerState};
-use crate::behaviors::flocking::{alignment, cohesion, separation, Neighbour};
+use crate::behaviors::flocking::{
+    alignment, cohesion, flock_forces, separation, Neighbour, SeparationParams,
+};
 use crate::behaviors::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
     KinematicOutput,
@@ -114,11 +116,23 @@ struct GroupTraits {
     angular: bool,
     watches_leaders: bool,
     leader: Option<LeaderParams>,
+    /// Separation parameters for [`flock_forces`] when the group uses at least two of
+    /// separation, alignment and cohesion: computed in one pass over the neighbours.
+    flock: Option<SeparationParams>,
 }
 
 impl GroupTraits {
     fn of(config: &GroupConfig) -> Self {
+        let kinds = |f: fn(&Behaviour) -> bool| config.behaviours.iter().any(|b| f(&b.behaviour));
+        let separation = config.behaviours.iter().find_map(|b| match b.behaviour {
+            Behaviour::Separation(p) => Some(p),
+            _ => None,
+        });
+        let flocking = usize::from(separation.is_some())
+            + usize::from(kinds(|b| matches!(b, Behaviour::Alignment)))
+            + usize::from(kinds(|b| matches!(b, Behaviour::Cohesion)));
         Self {
+            flock: (flocking >= 2).then(|| separation.unwrap_or_default()),
             needs_neighbours: config.needs_neighbours(),
             angular: config.uses_angular(),
             watches_leaders: config.watches_leaders(),
@@ -1087,6 +1101,9 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
         walker,
     } = m;
     let neighbours = &s.neighbours;
+    let flock = ctx.traits[g_idx]
+        .flock
+        .map(|p| (flock_forces(&me, my_key, neighbours, &p), p));
     let mut eval = |b: &Behaviour, rng: &mut AgentRng| -> Contribution {
         let on_target =
             |f: &dyn Fn(Body) -> Vec2| Contribution::force(target.map_or(Vec2::ZERO, f));
@@ -1101,9 +1118,18 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
                 memory.wander = local;
                 Contribution::force(force)
             }
-            Behaviour::Separation(p) => Contribution::force(separation(&me, my_key, neighbours, p)),
-            Behaviour::Cohesion => Contribution::force(cohesion(&me, neighbours)),
-            Behaviour::Alignment => Contribution::force(alignment(&me, neighbours)),
+            Behaviour::Separation(p) => Contribution::force(match flock {
+                Some((f, fp)) if fp == *p => f.separation,
+                _ => separation(&me, my_key, neighbours, p),
+            }),
+            Behaviour::Cohesion => Contribution::force(match flock {
+                Some((f, _)) => f.cohesion,
+                None => cohesion(&me, neighbours),
+            }),
+            Behaviour::Alignment => Contribution::force(match flock {
+                Some((f, _)) => f.alignment,
+                None => alignment(&me, neighbours),
+            }),
             Behaviour::Approach(p) => match target {
                 Some(t) => {
                     let (force, next) = approach_step(&me, t.pos, walker, p, rng);

@@ -128,16 +128,84 @@ pub fn separation(
                 if d_sq > r_sq {
                     continue;
                 }
-                let d = d_sq.sqrt();
-                let dir = if d > COINCIDENT {
-                    away / d
-                } else {
-                    coincident_push(my_key, n.key)
-                };
-                sum += dir / d.max(MIN_SEPARATION_DIST);
+                sum += inverse_distance_push(away, d_sq, my_key, n.key);
             }
             sum * params.strength
         }
+    }
+}
+
+/// One neighbour's inverse-distance separation term `normalize(away) / |away|`
+/// (`away = me - other`, `d_sq = |away|²`), with the distance floored at
+/// [`MIN_SEPARATION_DIST`] and coincident agents pushed apart by [`coincident_push`].
+/// Beyond the floor this is `away / d_sq`: no square root, one division.
+#[inline]
+fn inverse_distance_push(away: Vec2, d_sq: f32, my_key: u32, other_key: u32) -> Vec2 {
+    if d_sq >= MIN_SEPARATION_DIST * MIN_SEPARATION_DIST {
+        return away * (1.0 / d_sq);
+    }
+    let d = d_sq.sqrt();
+    let dir = if d > COINCIDENT {
+        away / d
+    } else {
+        coincident_push(my_key, other_key)
+    };
+    dir / d.max(MIN_SEPARATION_DIST)
+}
+
+/// The three classic flocking forces of one agent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockForces {
+    /// [`separation`] with the given parameters.
+    pub separation: Vec2,
+    /// [`alignment`].
+    pub alignment: Vec2,
+    /// [`cohesion`].
+    pub cohesion: Vec2,
+}
+
+/// [`separation`], [`alignment`] and [`cohesion`] from a single pass over the
+/// neighbours. Bitwise the same results as the three functions: each sum is
+/// accumulated with the same operations in the same order.
+#[must_use]
+pub fn flock_forces(
+    me: &AgentState,
+    my_key: u32,
+    neighbours: &[Neighbour],
+    params: &SeparationParams,
+) -> FlockForces {
+    if neighbours.is_empty() {
+        return FlockForces::default();
+    }
+    if params.kind != SeparationKind::InverseDistance {
+        return FlockForces {
+            separation: separation(me, my_key, neighbours, params),
+            alignment: alignment(me, neighbours),
+            cohesion: cohesion(me, neighbours),
+        };
+    }
+    let r_sq = params.radius * params.radius;
+    let mut push = Vec2::ZERO;
+    let mut headings = Vec2::ZERO;
+    let mut positions = Vec2::ZERO;
+    for n in neighbours {
+        let away = me.pos - n.pos;
+        let d_sq = away.length_squared();
+        if d_sq <= r_sq {
+            push += inverse_distance_push(away, d_sq, my_key, n.key);
+        }
+        headings += normalize_or_zero(n.vel);
+        positions += n.pos;
+    }
+    let dir = normalize_or_zero(headings);
+    FlockForces {
+        separation: push * params.strength,
+        alignment: if dir == Vec2::ZERO {
+            Vec2::ZERO
+        } else {
+            dir * me.max_speed - me.vel
+        },
+        cohesion: seek(me, positions / neighbours.len() as f32),
     }
 }
 
@@ -218,6 +286,48 @@ mod tests {
             assert!(a.is_finite() && b.is_finite());
             assert!(a.length() > 0.0);
             assert!((a + b).length() < 1e-3 * a.length());
+        }
+    }
+
+    #[test]
+    fn flock_forces_equal_the_three_behaviours_bitwise() {
+        let me = AgentState {
+            pos: Vec2::new(0.3, -0.2),
+            vel: Vec2::new(0.7, 1.1),
+            max_speed: 2.0,
+            ..AgentState::default()
+        };
+        let mut state = 7u32;
+        let mut next = || {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state >> 8) as f32 / (1u32 << 24) as f32 * 4.0 - 2.0
+        };
+        let mut ns: Vec<Neighbour> = (0..12)
+            .map(|k| Neighbour {
+                pos: Vec2::new(next(), next()),
+                vel: Vec2::new(next(), next()),
+                key: k,
+            })
+            .collect();
+        // Coincident, nearly coincident and still neighbours.
+        ns[3].pos = me.pos;
+        ns[4].pos = me.pos + Vec2::new(1e-4, 0.0);
+        ns[5].vel = Vec2::ZERO;
+        for len in [0, 1, 5, 12] {
+            for kind in [SeparationKind::InverseDistance, SeparationKind::Average] {
+                for radius in [f32::INFINITY, 1.0] {
+                    let p = SeparationParams {
+                        kind,
+                        radius,
+                        ..SeparationParams::default()
+                    };
+                    let ns = &ns[..len];
+                    let f = flock_forces(&me, 99, ns, &p);
+                    assert_eq!(f.separation, separation(&me, 99, ns, &p));
+                    assert_eq!(f.alignment, alignment(&me, ns));
+                    assert_eq!(f.cohesion, cohesion(&me, ns));
+                }
+            }
         }
     }
 
