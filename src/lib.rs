@@ -50,6 +50,7 @@ pub mod group;
 pub mod integrate;
 pub mod math;
 pub mod rng;
+pub mod scenario;
 pub mod spatial;
 pub mod trace;
 pub mod world;
