@@ -177,7 +177,8 @@ fn png_has_the_requested_size() {
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let frame = reader.next_frame(&mut buf).unwrap();
     // Not a blank picture: several distinct colours.
-    let mut colours: Vec<&[u8]> = buf[..frame.buffer_size()].chunks(4).collect();
+    let channels = frame.color_type.samples();
+    let mut colours: Vec<&[u8]> = buf[..frame.buffer_size()].chunks(channels).collect();
     colours.sort();
     colours.dedup();
     assert!(colours.len() > 10);

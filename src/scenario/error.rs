@@ -181,7 +181,7 @@ impl<'a> Locator<'a> {
     /// An error from the TOML parser or deserializer: its span gives the place,
     /// and the key path is the innermost key around it. "unknown field `x`"
     /// errors point at the key `x` itself.
-    pub(crate) fn from_toml(&self, e: &toml::de::Error) -> ProfileError {
+    pub(crate) fn toml_error(&self, e: &toml::de::Error) -> ProfileError {
         let message = e.message().trim().to_string();
         let Some(span) = e.span() else {
             return ProfileError::whole_file(self.file.clone(), message);

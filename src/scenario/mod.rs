@@ -115,11 +115,11 @@ pub fn parse_profile(src: &str, file: &str) -> Result<Profile, ProfileError> {
         .unwrap_or("profile");
     let root = match DeTable::parse(src) {
         Ok(root) => root,
-        Err(e) => return Err(Locator::new(file, src, None).from_toml(&e)),
+        Err(e) => return Err(Locator::new(file, src, None).toml_error(&e)),
     };
     let locator = Locator::new(file, src, Some(root.clone()));
     let doc = schema::ProfileDoc::deserialize(serde::de::IntoDeserializer::into_deserializer(root))
-        .map_err(|e| locator.from_toml(&e))?;
+        .map_err(|e| locator.toml_error(&e))?;
     profile::validate(doc, stem).map_err(|p| locator.problem(p))
 }
 

@@ -113,7 +113,7 @@ impl ScenePath {
     pub fn point_at(&self, distance: f32) -> Vec2 {
         let total = self.length();
         let first = self.points.first().copied().unwrap_or(Vec2::ZERO);
-        if !(total > 0.0) || !distance.is_finite() {
+        if total.is_nan() || total <= 0.0 || !distance.is_finite() {
             return first;
         }
         let mut d = if self.looped {

@@ -169,23 +169,31 @@ fn check(name: &str) -> Result<(), Failure> {
         .iter()
         .map(|g| format!("{} {}", g.count, g.name))
         .collect();
+    let warmup = if p.world.warmup > 0 {
+        format!(" after {} warm-up", p.world.warmup)
+    } else {
+        String::new()
+    };
     println!(
-        "ok: {} — {} agents ({}), {} ticks{}, {} walls, {} obstacles, {} paths, {} squads",
+        "ok: {} — {} agents ({}), {} ticks{warmup}, {}, {}, {}, {}",
         p.name,
         p.total_agents(),
         groups.join(", "),
         p.world.ticks,
-        if p.world.warmup > 0 {
-            format!(" after {} warm-up", p.world.warmup)
-        } else {
-            String::new()
-        },
-        p.scene.walls.len(),
-        p.scene.obstacles.len(),
-        p.scene.paths.len(),
-        p.squads.len(),
+        plural(p.scene.walls.len(), "wall"),
+        plural(p.scene.obstacles.len(), "obstacle"),
+        plural(p.scene.paths.len(), "path"),
+        plural(p.squads.len(), "squad"),
     );
     Ok(())
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 fn list() -> Result<(), Failure> {
@@ -257,18 +265,19 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
         None => rayon::current_num_threads(),
     };
-    let mut picture = png_file
-        .as_ref()
-        .map(|_| png::Picture::new(args.size, &scenario));
-
     let warmup = profile.world.warmup;
     let ticks = profile.world.ticks;
     let total = warmup + ticks;
+    // About 400 trail points per agent, whatever the run's length.
+    let trail_every = (total / 400).max(1);
+    let mut picture = png_file
+        .as_ref()
+        .map(|_| png::Picture::new(args.size, &scenario, total / trail_every + 1));
+
     let agents = scenario.world().len();
     let progress = progress_bar(total, agents, &profile.name);
     let mut stats = report::Collector::new(ticks as usize);
     let mut overlaps = quality::OverlapSampler::new(ticks);
-    let trail_every = (total / 400).max(1);
     let started = Instant::now();
 
     let write_err = |e: std::io::Error| Failure::Runtime(format!("writing the CSV file: {e}"));

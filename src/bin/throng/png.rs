@@ -28,7 +28,7 @@ const PALETTE: [[u8; 3]; 10] = [
 const BACKGROUND: [u8; 3] = [250, 250, 246];
 const WALL: [u8; 3] = [40, 40, 40];
 const OBSTACLE: [u8; 3] = [150, 150, 150];
-const PATH: [u8; 3] = [120, 160, 200];
+const PATH: [u8; 3] = [70, 70, 70];
 const INK: [u8; 3] = [20, 20, 20];
 
 /// An RGB canvas with alpha blending.
@@ -55,8 +55,8 @@ impl Canvas {
             return;
         }
         let px = &mut self.rgb[y as usize * self.width as usize + x as usize];
-        for k in 0..3 {
-            px[k] += (colour[k] - px[k]) * a.min(1.0);
+        for (v, c) in px.iter_mut().zip(colour) {
+            *v += (c - *v) * a.min(1.0);
         }
     }
 
@@ -159,18 +159,18 @@ impl Canvas {
         (x0, y0, x1, y1)
     }
 
-    /// Encode as an 8-bit RGBA PNG.
+    /// Encode as an 8-bit RGB PNG.
     pub fn write_png(&self, file: File) -> io::Result<()> {
         let mut enc = ::png::Encoder::new(BufWriter::new(file), self.width, self.height);
-        enc.set_color(::png::ColorType::Rgba);
+        enc.set_color(::png::ColorType::Rgb);
         enc.set_depth(::png::BitDepth::Eight);
+        enc.set_compression(::png::Compression::High);
         let mut writer = enc.write_header().map_err(io::Error::other)?;
-        let mut data = Vec::with_capacity(self.rgb.len() * 4);
+        let mut data = Vec::with_capacity(self.rgb.len() * 3);
         for px in &self.rgb {
             for v in px {
                 data.push((v.clamp(0.0, 1.0) * 255.0).round() as u8);
             }
-            data.push(255);
         }
         writer.write_image_data(&data).map_err(io::Error::other)?;
         writer.finish().map_err(io::Error::other)
@@ -266,6 +266,11 @@ impl Transform {
     }
 }
 
+/// Times the trails fade over a run.
+const FADES: u64 = 32;
+/// Contrast left to the oldest trail after all the fades.
+const OLDEST_TRAIL: f32 = 0.3;
+
 /// The picture of one run, drawn as it goes.
 pub struct Picture {
     canvas: Canvas,
@@ -274,12 +279,16 @@ pub struct Picture {
     last: Vec<Vec2>,
     colours: Vec<[u8; 3]>,
     trail_alpha: f32,
+    samples: u64,
+    fade_every: u64,
 }
 
 impl Picture {
-    /// Start a picture of `size` pixels: background and paths.
-    pub fn new(size: (u32, u32), scenario: &Scenario) -> Self {
-        let mut canvas = Canvas::new(size.0, size.1, BACKGROUND);
+    /// Start a picture of `size` pixels that will get `samples` calls to
+    /// [`Picture::sample`]. Older parts of the trails fade, so the direction of
+    /// travel shows.
+    pub fn new(size: (u32, u32), scenario: &Scenario, samples: u64) -> Self {
+        let canvas = Canvas::new(size.0, size.1, BACKGROUND);
         let tf = Transform::fit(scenario.view(), size.0, size.1);
         let colours = scenario
             .groups()
@@ -287,27 +296,38 @@ impl Picture {
             .enumerate()
             .map(|(i, g)| g.colour.unwrap_or(PALETTE[i % PALETTE.len()]))
             .collect();
-        let line = line_width(size);
-        for path in &scenario.scene().paths {
-            for (a, b) in path.segments() {
-                dashed(&mut canvas, tf.px(a), tf.px(b), line, PATH);
-            }
-        }
         // Fainter trails as agents crowd the picture.
         let n = scenario.world().len().max(1) as f32;
         let pixels = size.0 as f32 * size.1 as f32;
-        let trail_alpha = (0.5 * (pixels / (n * 400.0)).sqrt()).clamp(0.06, 0.5);
+        let trail_alpha = (0.4 * (pixels / (n * 400.0)).sqrt()).clamp(0.06, 0.35);
         Self {
             canvas,
             tf,
             last: Vec::new(),
             colours,
             trail_alpha,
+            samples: 0,
+            fade_every: (samples / FADES).max(1),
+        }
+    }
+
+    /// Move every pixel a step back toward the background.
+    fn fade(&mut self) {
+        let f = OLDEST_TRAIL.powf(1.0 / FADES as f32);
+        let bg = to_f(BACKGROUND);
+        for px in &mut self.canvas.rgb {
+            for (v, b) in px.iter_mut().zip(bg) {
+                *v = b + (*v - b) * f;
+            }
         }
     }
 
     /// Extend every agent's trail to where it is now.
     pub fn sample(&mut self, scenario: &Scenario) {
+        self.samples += 1;
+        if self.samples % self.fade_every == 0 {
+            self.fade();
+        }
         let w = scenario.world();
         let slots = w
             .ids()
@@ -339,6 +359,11 @@ impl Picture {
         let size = (self.canvas.width, self.canvas.height);
         let line = line_width(size);
         let tf = self.tf;
+        for path in &scenario.scene().paths {
+            for (a, b) in path.segments() {
+                dashed(&mut self.canvas, tf.px(a), tf.px(b), line, PATH);
+            }
+        }
         for o in &scenario.scene().obstacles {
             let c = tf.px(o.centre);
             let r = o.radius * tf.scale;
