@@ -40,6 +40,10 @@
 //! sight, steer (parallel), integrate. Behaviours are pure kernels in
 //! [`behaviors`]; groups ([`GroupConfig`]) share behaviours, weights and
 //! parameters among their agents.
+//!
+//! On top of the engine, [`scenario`] reads TOML scenario profiles (the ones in
+//! `profiles/`) and builds worlds from them; the `throng` binary runs them and
+//! reports timings, CSV and pictures. The engine does not depend on either.
 #![warn(missing_docs)]
 
 pub mod agents;

@@ -116,3 +116,43 @@ fn squads_follow_their_nearest_leader() {
     }
     assert_eq!(led, 240);
 }
+
+#[test]
+fn damaged_profiles_give_errors_not_panics() {
+    // Every prefix of a profile, and the profile with each line removed: each
+    // either parses or gives a located error; whatever parses also builds and
+    // steps.
+    let src = scenario::bundled("city").unwrap().source;
+    let mut variants: Vec<String> = src
+        .char_indices()
+        .step_by(7)
+        .map(|(i, _)| src[..i].to_string())
+        .collect();
+    let lines: Vec<&str> = src.lines().collect();
+    for skip in 0..lines.len() {
+        let mut v: Vec<&str> = lines.clone();
+        v.remove(skip);
+        variants.push(v.join("\n"));
+    }
+    let mut parsed = 0;
+    for v in &variants {
+        match scenario::parse_profile(v, "damaged.toml") {
+            Ok(p) => {
+                parsed += 1;
+                let small = p.with_overrides(&Overrides {
+                    agents: Some(30),
+                    ..Overrides::default()
+                });
+                let mut s = Scenario::build(&small).unwrap();
+                for _ in 0..2 {
+                    s.step().unwrap();
+                }
+            }
+            Err(e) => {
+                assert!(e.line >= 1, "unlocated: {e}");
+                assert!(!e.message.is_empty());
+            }
+        }
+    }
+    assert!(parsed > 10);
+}

@@ -323,7 +323,12 @@ impl<'a> Nearest<'a> {
         let bounds = Rect::around(points.iter().copied())
             .unwrap_or(Rect::from_corners(Vec2::ZERO, Vec2::ZERO));
         let size = bounds.size().max(Vec2::splat(1e-3));
-        let cell = ((size.x * size.y / points.len().max(1) as f32).sqrt()).max(1e-3);
+        let mut cell = ((size.x * size.y / points.len().max(1) as f32).sqrt()).max(1e-3);
+        // At most about four cells per point (long thin sets would get more).
+        let budget = 4.0 * points.len() as f32 + 16.0;
+        while ((size.x / cell).floor() + 1.0) * ((size.y / cell).floor() + 1.0) > budget {
+            cell *= 1.5;
+        }
         let dims = (
             ((size.x / cell) as usize + 1).min(4096),
             ((size.y / cell) as usize + 1).min(4096),

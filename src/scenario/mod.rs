@@ -58,7 +58,7 @@ pub use error::ProfileError;
 pub use load::{apply_scene, GroupInfo, Scenario};
 pub use profile::{
     BodySpec, GroupSpec, InitialDirection, Movement, Overrides, Profile, SquadSpec, TargetSpec,
-    WorldSpec, MAX_GROUP_COUNT, MIN_SEGMENT_LENGTH,
+    WorldSpec, MAX_COORDINATE, MAX_GROUP_COUNT, MIN_SEGMENT_LENGTH,
 };
 pub use scene::{Circle, Rect, Scene, ScenePath, WallSegment};
 

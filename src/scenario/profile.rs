@@ -17,6 +17,10 @@ use crate::spatial::IndexKind;
 /// Walls and path segments shorter than this (units) have no direction.
 pub const MIN_SEGMENT_LENGTH: f32 = 1e-4;
 
+/// The largest coordinate a profile may write (units). `f32` positions are
+/// good to a sixteenth of a unit there, and lose precision beyond.
+pub const MAX_COORDINATE: f32 = 1e6;
+
 /// The most agents one group may ask for.
 pub const MAX_GROUP_COUNT: i64 = 50_000_000;
 
@@ -302,13 +306,13 @@ fn apportion(weights: &[usize], total: usize) -> Vec<usize> {
 
 fn finite2(key: &str, v: [f32; 2]) -> Result<Vec2, Problem> {
     let p = Vec2::from(v);
-    if p.is_finite() {
+    if p.is_finite() && p.abs().max_element() <= MAX_COORDINATE {
         Ok(p)
     } else {
         Err(Problem::new(
             key,
             format!(
-                "coordinates must be finite numbers, got [{}, {}]",
+                "coordinates must be finite numbers within ±{MAX_COORDINATE:e}, got [{}, {}]",
                 v[0], v[1]
             ),
         ))
@@ -325,6 +329,17 @@ fn check(key: &str, value: f32, ok: bool, what: &str) -> Result<f32, Problem> {
 
 fn non_negative(key: &str, v: f32) -> Result<f32, Problem> {
     check(key, v, v.is_finite() && v >= 0.0, "a finite number >= 0")
+}
+
+/// A length in the scene: >= 0 and no longer than the coordinate range.
+fn length(key: &str, v: f32) -> Result<f32, Problem> {
+    let max = 2.0 * MAX_COORDINATE;
+    check(
+        key,
+        v,
+        v.is_finite() && (0.0..=max).contains(&v),
+        "a length from 0 to 2e6",
+    )
 }
 
 fn positive(key: &str, v: f32) -> Result<f32, Problem> {
@@ -452,6 +467,7 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Scene, Problem> {
         let key = format!("obstacles[{i}]");
         let centre = finite2(&key, [o.x, o.y])?;
         let radius = positive(&format!("{key}.radius"), o.radius)?;
+        length(&format!("{key}.radius"), radius)?;
         scene.obstacles.push(Circle { centre, radius });
     }
     for (i, p) in doc.paths.iter().enumerate() {
@@ -506,8 +522,8 @@ fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
             arrangement,
         } => {
             let size = finite2(&k("size"), *size)?;
-            non_negative(&k("size"), size.x)?;
-            non_negative(&k("size"), size.y)?;
+            length(&k("size"), size.x)?;
+            length(&k("size"), size.y)?;
             Shape::Box {
                 centre: finite2(&k("centre"), *centre)?,
                 size,
@@ -516,7 +532,7 @@ fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
         }
         SpawnDoc::Disc { centre, radius } => Shape::Disc {
             centre: finite2(&k("centre"), *centre)?,
-            radius: non_negative(&k("radius"), *radius)?,
+            radius: length(&k("radius"), *radius)?,
         },
         SpawnDoc::Ring {
             centre,
@@ -525,8 +541,8 @@ fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
             start_angle,
         } => Shape::Ring {
             centre: finite2(&k("centre"), *centre)?,
-            radius: non_negative(&k("radius"), *radius)?,
-            width: non_negative(&k("width"), *width)?,
+            radius: length(&k("radius"), *radius)?,
+            width: length(&k("width"), *width)?,
             start_angle: check(
                 &k("start_angle"),
                 *start_angle,
@@ -538,14 +554,19 @@ fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
         SpawnDoc::Line { from, to, width } => Shape::Line {
             from: finite2(&k("from"), *from)?,
             to: finite2(&k("to"), *to)?,
-            width: non_negative(&k("width"), *width)?,
+            width: length(&k("width"), *width)?,
         },
         SpawnDoc::Sunflower {
             centre,
             area_per_agent,
         } => Shape::Sunflower {
             centre: finite2(&k("centre"), *centre)?,
-            area_per_agent: positive(&k("area_per_agent"), *area_per_agent)?,
+            area_per_agent: check(
+                &k("area_per_agent"),
+                *area_per_agent,
+                *area_per_agent > 0.0 && *area_per_agent <= 1e6,
+                "a number > 0 and <= 1e6",
+            )?,
         },
     })
 }
