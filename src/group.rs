@@ -289,6 +289,12 @@ fn kernel_check(field: &str, r: std::result::Result<(), String>) -> Result<()> {
 pub struct PathId(pub(crate) u32);
 
 impl PathId {
+    /// The id of the path at this index (the `index`-th path added to a world).
+    #[must_use]
+    pub fn from_index(index: usize) -> Self {
+        Self(u32::try_from(index).unwrap_or(u32::MAX))
+    }
+
     /// The path's index in the world, in the order paths were added.
     #[must_use]
     pub fn index(self) -> usize {

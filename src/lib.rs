@@ -40,6 +40,10 @@
 //! sight, steer (parallel), integrate. Behaviours are pure kernels in
 //! [`behaviors`]; groups ([`GroupConfig`]) share behaviours, weights and
 //! parameters among their agents.
+//!
+//! On top of the engine, [`scenario`] reads TOML scenario profiles (the ones in
+//! `profiles/`) and builds worlds from them; the `throng` binary runs them and
+//! reports timings, CSV and pictures. The engine does not depend on either.
 #![warn(missing_docs)]
 
 pub mod agents;
@@ -50,6 +54,7 @@ pub mod group;
 pub mod integrate;
 pub mod math;
 pub mod rng;
+pub mod scenario;
 pub mod scene;
 pub mod spatial;
 pub mod trace;

@@ -69,11 +69,14 @@ fn no_heap_allocation_per_tick_after_warm_up() {
     // The grid: nothing at all.
     assert_eq!(allocations(IndexKind::Grid), (0, 0), "grid");
     // The tree: kiddo builds a new tree every tick (it has no in-place rebuild); that
-    // is the only allocation.
+    // is the only allocation. Its parallel build allocates a few task buffers whose
+    // number depends on how rayon splits the work, so a tick may see a few more or
+    // fewer than a bare rebuild; a pipeline allocation per agent or per chunk would
+    // be thousands more.
     let (ticks, rebuilds) = allocations(IndexKind::KdTree);
     assert!(rebuilds > 0);
     assert!(
-        ticks <= rebuilds,
+        ticks <= rebuilds * 3 / 2,
         "{ticks} allocations in ticks, {rebuilds} in rebuilds"
     );
 }

@@ -1,81 +1,360 @@
-//! `throng`: runs the built-in default scenario and prints per-phase timings.
+//! `throng`: run scenario profiles and report how fast each phase of the tick
+//! is and what the crowd did.
+//!
+//! ```text
+//! throng                      run the default profile
+//! throng run [PROFILE] [--agents N] [--ticks T] [--threads K] [--seed S]
+//!            [--csv FILE] [--every K] [--png FILE] [--size WxH] [--json]
+//! throng check PROFILE        validate a profile without running it
+//! throng list                 list the bundled profiles
+//! ```
+//!
+//! Exit status: 0 on success, 2 for an invalid profile or command line (or an
+//! output file that cannot be written), 1 when writing output fails mid-run.
 
+mod csv;
+mod png;
+mod quality;
+mod report;
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
-use glam::Vec2;
-use throng::behaviors::flocking::SeparationParams;
-use throng::behaviors::wander::WanderParams;
-use throng::rng::{agent_rng, uniform};
-use throng::{AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use throng::scenario::{self, Overrides, Profile, ProfileError, Scenario};
 
-const AGENTS: usize = 4_000;
-const TICKS: usize = 600;
-const DT: f32 = 1.0 / 30.0;
+/// Runs throng crowd scenarios and reports per-phase timings.
+#[derive(Parser)]
+#[command(name = "throng", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a profile and print per-phase timings and quality figures.
+    Run(RunArgs),
+    /// Validate a profile without running it.
+    Check {
+        /// A profile file, or the name of a bundled profile.
+        profile: String,
+    },
+    /// List the bundled profiles.
+    List,
+}
+
+#[derive(Args, Default)]
+struct RunArgs {
+    /// A profile file, or the name of a bundled profile (see `throng list`);
+    /// default: the built-in default profile.
+    profile: Option<String>,
+    /// Total agents; every group scales in proportion and the scene grows to
+    /// keep the density.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    agents: Option<u64>,
+    /// Timed ticks (after the profile's warm-up ticks).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    ticks: Option<u64>,
+    /// Worker threads; default: one per core.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// World seed, replacing the profile's.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write `tick,id,group,x,y,vx,vy,heading` rows to this file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write CSV rows every this many ticks (tick 0 is the starting state).
+    #[arg(long, value_name = "K", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
+    /// Draw the scene and every agent's trail into this PNG file.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Size of the picture in pixels.
+    #[arg(long, value_name = "WxH", default_value = "1024x1024", value_parser = parse_size)]
+    size: (u32, u32),
+    /// Print the report as one JSON object on stdout instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `WxH`, each between 16 and 16384.
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT such as 800x600, got `{s}`"))?;
+    let parse = |v: &str| -> Result<u32, String> {
+        let n: u32 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{v}` is not a whole number of pixels"))?;
+        if (16..=16_384).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("sizes run from 16 to 16384 pixels, got {n}"))
+        }
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+/// Why the command failed, and with which exit status.
+enum Failure {
+    /// Bad input: a profile, a command-line value, an output file that cannot
+    /// be created. Status 2.
+    Input(String),
+    /// Something failed while running or writing. Status 1.
+    Runtime(String),
+}
+
+impl From<ProfileError> for Failure {
+    fn from(e: ProfileError) -> Self {
+        Failure::Input(e.render())
+    }
+}
 
 fn main() -> ExitCode {
-    match run() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => run(RunArgs {
+            size: (1024, 1024),
+            every: 10,
+            ..RunArgs::default()
+        }),
+        Some(Command::Run(args)) => run(args),
+        Some(Command::Check { profile }) => check(&profile),
+        Some(Command::List) => list(),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
+        Err(Failure::Input(msg)) => {
+            eprintln!("{msg}");
             ExitCode::from(2)
+        }
+        Err(Failure::Runtime(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(1)
         }
     }
 }
 
-fn run() -> throng::Result<()> {
-    let mut world = World::new(WorldConfig {
-        seed: 1,
-        ..WorldConfig::default()
-    });
-    let g = world.add_group(
-        GroupConfig::new("flock")
-            .with(Behaviour::Separation(SeparationParams::default()), 1.5)
-            .with(Behaviour::Alignment, 0.5)
-            .with(Behaviour::Cohesion, 0.5)
-            .with(Behaviour::Seek, 0.4)
-            .with(Behaviour::Wander(WanderParams::default()), 0.2),
-    )?;
-    let side = (AGENTS as f32 * 4.0).sqrt();
-    let mut rng = agent_rng(1, u64::MAX);
-    let mut ids = Vec::with_capacity(AGENTS);
-    for _ in 0..AGENTS {
-        let p = Vec2::new(uniform(&mut rng, 0.0, side), uniform(&mut rng, 0.0, side));
-        ids.push(world.spawn(AgentSpec::new(g, p))?);
+/// A profile by file path, or else by bundled name.
+fn resolve(name: Option<&str>) -> Result<Profile, Failure> {
+    let name = name.unwrap_or(scenario::DEFAULT_PROFILE);
+    let path = Path::new(name);
+    if path.is_file() {
+        return Ok(scenario::load_profile(path)?);
     }
-    let mut samples = Vec::with_capacity(TICKS);
-    for t in 0..TICKS {
-        // The target circles the middle of the field.
-        let a = t as f32 * DT * 0.2;
-        let goal = Vec2::splat(side / 2.0) + Vec2::new(a.cos(), a.sin()) * side * 0.3;
-        for &id in &ids {
-            world.set_target(id, Target::Point(goal))?;
-        }
-        samples.push(world.step(DT)?);
+    if let Some(b) = scenario::bundled(name) {
+        return Ok(scenario::load_bundled(b)?);
     }
-    type Phase = (&'static str, fn(&throng::TickStats) -> u64);
-    let phases: [Phase; 5] = [
-        ("index build", |s| s.times.index_ns),
-        ("leader sight", |s| s.times.sight_ns),
-        ("steering", |s| s.times.steer_ns),
-        ("integration", |s| s.times.integrate_ns),
-        ("total", |s| s.times.total_ns),
-    ];
+    if path.exists() {
+        return Ok(scenario::load_profile(path)?);
+    }
+    let names: Vec<&str> = scenario::BUNDLED.iter().map(|b| b.name).collect();
+    Err(Failure::Input(format!(
+        "error: `{name}` is neither a profile file nor a bundled profile (bundled: {})",
+        names.join(", ")
+    )))
+}
+
+fn check(name: &str) -> Result<(), Failure> {
+    let p = resolve(Some(name))?;
+    let groups: Vec<String> = p
+        .groups
+        .iter()
+        .map(|g| format!("{} {}", g.count, g.name))
+        .collect();
+    let warmup = if p.world.warmup > 0 {
+        format!(" after {} warm-up", p.world.warmup)
+    } else {
+        String::new()
+    };
     println!(
-        "{AGENTS} agents, {TICKS} ticks, {} threads",
-        rayon::current_num_threads()
-    );
-    println!("{:<14}{:>12}{:>12}", "phase", "mean ms", "p95 ms");
-    for (name, f) in phases {
-        let mut v: Vec<u64> = samples.iter().map(f).collect();
-        v.sort_unstable();
-        let mean = v.iter().sum::<u64>() as f64 / v.len() as f64 / 1e6;
-        let p95 = v[(v.len() * 95 / 100).min(v.len() - 1)] as f64 / 1e6;
-        println!("{name:<14}{mean:>12.3}{p95:>12.3}");
-    }
-    let total: u64 = samples.iter().map(|s| s.times.total_ns).sum();
-    println!(
-        "agent-ticks per second: {:.3e}",
-        (AGENTS * TICKS) as f64 / (total as f64 / 1e9)
+        "ok: {} — {} agents ({}), {} ticks{warmup}, {}, {}, {}, {}",
+        p.name,
+        p.total_agents(),
+        groups.join(", "),
+        p.world.ticks,
+        plural(p.scene.walls.len(), "wall"),
+        plural(p.scene.obstacles.len(), "obstacle"),
+        plural(p.scene.paths.len(), "path"),
+        plural(p.squads.len(), "squad"),
     );
     Ok(())
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn list() -> Result<(), Failure> {
+    let width = scenario::BUNDLED
+        .iter()
+        .map(|b| b.name.len())
+        .max()
+        .unwrap_or(0);
+    for b in scenario::BUNDLED {
+        let p = scenario::load_bundled(b)?;
+        let default = if b.name == scenario::DEFAULT_PROFILE {
+            " (default)"
+        } else {
+            ""
+        };
+        println!(
+            "{:width$}  {:>6} agents  {}{default}",
+            b.name,
+            p.total_agents(),
+            p.description
+        );
+    }
+    Ok(())
+}
+
+/// Create an output file now, so a path that cannot be written is reported
+/// before the run.
+fn create(path: &Path, what: &str) -> Result<std::fs::File, Failure> {
+    std::fs::File::create(path).map_err(|e| {
+        Failure::Input(format!(
+            "error: cannot write the {what} file {}: {e}",
+            path.display()
+        ))
+    })
+}
+
+fn run(args: RunArgs) -> Result<(), Failure> {
+    let base = resolve(args.profile.as_deref())?;
+    let agents = match args.agents {
+        Some(n) => {
+            Some(usize::try_from(n).map_err(|_| Failure::Input("error: too many agents".into()))?)
+        }
+        None => None,
+    };
+    let profile = base.with_overrides(&Overrides {
+        agents,
+        seed: args.seed,
+        ticks: args.ticks,
+    });
+    let mut csv = match &args.csv {
+        Some(path) => Some(csv::CsvWriter::new(create(path, "CSV")?)),
+        None => None,
+    };
+    let png_file = match &args.png {
+        Some(path) => Some(create(path, "PNG")?),
+        None => None,
+    };
+
+    let mut scenario = Scenario::build(&profile)
+        .map_err(|e| Failure::Input(format!("error: cannot build the world: {e}")))?;
+    let threads = match args.threads {
+        Some(k) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(k as usize)
+                .build()
+                .map_err(|e| Failure::Runtime(format!("cannot start {k} threads: {e}")))?;
+            scenario.world_mut().set_thread_pool(Some(Arc::new(pool)));
+            k as usize
+        }
+        None => rayon::current_num_threads(),
+    };
+    let warmup = profile.world.warmup;
+    let ticks = profile.world.ticks;
+    let total = warmup + ticks;
+    // About 400 trail points per agent, whatever the run's length.
+    let trail_every = (total / 400).max(1);
+    let mut picture = png_file
+        .as_ref()
+        .map(|_| png::Picture::new(args.size, &scenario, total / trail_every + 1));
+
+    let agents = scenario.world().len();
+    let progress = progress_bar(total, agents, &profile.name);
+    let mut stats = report::Collector::new(ticks as usize);
+    let mut overlaps = quality::OverlapSampler::new(ticks);
+    let started = Instant::now();
+
+    let write_err = |e: std::io::Error| Failure::Runtime(format!("writing the CSV file: {e}"));
+    if let Some(w) = csv.as_mut() {
+        w.write_tick(&scenario).map_err(write_err)?;
+    }
+    if let Some(p) = picture.as_mut() {
+        p.sample(&scenario);
+    }
+    for t in 1..=total {
+        let tick = scenario
+            .step()
+            .map_err(|e| Failure::Runtime(format!("tick {t}: {e}")))?;
+        if t > warmup {
+            stats.push(&tick);
+            overlaps.maybe_sample(t - warmup, scenario.world());
+        }
+        if let Some(w) = csv.as_mut() {
+            if t % args.every == 0 {
+                w.write_tick(&scenario).map_err(write_err)?;
+            }
+        }
+        if let Some(p) = picture.as_mut() {
+            if t % trail_every == 0 || t == total {
+                p.sample(&scenario);
+            }
+        }
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let wall = started.elapsed();
+    if let Some(w) = csv.take() {
+        w.finish().map_err(write_err)?;
+    }
+    if let (Some(p), Some(file)) = (picture, png_file) {
+        p.finish(&scenario, file)
+            .map_err(|e| Failure::Runtime(format!("writing the PNG file: {e}")))?;
+    }
+
+    let nan = stats.quarantined() + quality::non_finite_agents(scenario.world());
+    let report = report::Report::new(
+        &scenario,
+        &stats,
+        report::Quality {
+            overlapping_pairs_per_agent_tick: overlaps.per_agent_tick(),
+            overlap_samples: overlaps.samples(),
+            wall_crossings_prevented: quality::wall_crossings_prevented(&stats),
+            nan_count: nan,
+        },
+        threads,
+        wall.as_secs_f64(),
+    );
+    if args.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_table());
+    }
+    if nan > 0 {
+        return Err(Failure::Runtime(format!(
+            "{nan} agents had non-finite state"
+        )));
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr for runs long enough to want one (it draws
+/// nothing when stderr is not a terminal).
+fn progress_bar(ticks: u64, agents: usize, name: &str) -> ProgressBar {
+    if (ticks as f64) * (agents as f64) < 2e6 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(ticks), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ticks, {elapsed} (eta {eta})")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(format!("{name}, {agents} agents"));
+    bar
 }

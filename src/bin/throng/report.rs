@@ -1,0 +1,301 @@
+//! The end-of-run report: per-phase timings, throughput, neighbours and
+//! quality figures, as a table or one JSON object.
+
+use serde::Serialize;
+use throng::scenario::Scenario;
+use throng::TickStats;
+
+/// Per-tick samples of the timed ticks.
+pub struct Collector {
+    index: Vec<u64>,
+    sight: Vec<u64>,
+    steer: Vec<u64>,
+    integrate: Vec<u64>,
+    total: Vec<u64>,
+    agent_ticks: u64,
+    neighbours: u64,
+    quarantined: u64,
+    crossings_prevented: u64,
+}
+
+impl Collector {
+    /// Room for `ticks` samples.
+    pub fn new(ticks: usize) -> Self {
+        let v = || Vec::with_capacity(ticks);
+        Self {
+            index: v(),
+            sight: v(),
+            steer: v(),
+            integrate: v(),
+            total: v(),
+            agent_ticks: 0,
+            neighbours: 0,
+            quarantined: 0,
+            crossings_prevented: 0,
+        }
+    }
+
+    /// Record one timed tick.
+    pub fn push(&mut self, s: &TickStats) {
+        self.index.push(s.times.index_ns);
+        self.sight.push(s.times.sight_ns);
+        self.steer.push(s.times.steer_ns);
+        self.integrate.push(s.times.integrate_ns);
+        self.total.push(s.times.total_ns);
+        self.agent_ticks += s.agents as u64;
+        self.neighbours += s.neighbours;
+        self.quarantined += s.quarantined;
+        self.crossings_prevented += s.crossings_prevented;
+    }
+
+    /// Agents whose state the engine found non-finite and contained.
+    pub fn quarantined(&self) -> u64 {
+        self.quarantined
+    }
+
+    /// Wall crossings the integration pass prevented, over the run.
+    pub fn crossings_prevented(&self) -> u64 {
+        self.crossings_prevented
+    }
+}
+
+/// Statistics of one phase over the timed ticks, in milliseconds per tick.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct PhaseStats {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub p50: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// Largest.
+    pub max: f64,
+}
+
+impl PhaseStats {
+    fn of(samples: &[u64]) -> Self {
+        if samples.is_empty() {
+            return Self::default();
+        }
+        let mut v = samples.to_vec();
+        v.sort_unstable();
+        let ms = |ns: u64| ns as f64 / 1e6;
+        // Nearest rank.
+        let rank = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+        Self {
+            mean: v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64 / 1e6,
+            p50: ms(rank(0.50)),
+            p95: ms(rank(0.95)),
+            max: ms(v[v.len() - 1]),
+        }
+    }
+}
+
+/// Every phase of the tick.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Phases {
+    /// Rebuilding the neighbour index (with the periodic spatial re-sort).
+    pub index_build: PhaseStats,
+    /// Leaders marking the agents in their sight.
+    pub leader_sight: PhaseStats,
+    /// Computing every agent's steering.
+    pub steering: PhaseStats,
+    /// The integration pass.
+    pub integration: PhaseStats,
+    /// The whole tick.
+    pub total: PhaseStats,
+}
+
+/// How well the crowd behaved.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Quality {
+    /// Pairs of agents closer than the sum of their radii, per agent and
+    /// sampled tick.
+    pub overlapping_pairs_per_agent_tick: f64,
+    /// Ticks sampled for overlaps.
+    pub overlap_samples: u64,
+    /// Moves through a wall that the engine stopped.
+    pub wall_crossings_prevented: u64,
+    /// Agents with non-finite state (must be 0).
+    pub nan_count: u64,
+}
+
+/// A group's name and size.
+#[derive(Clone, Debug, Serialize)]
+pub struct GroupLine {
+    /// Name.
+    pub name: String,
+    /// Agents.
+    pub count: usize,
+}
+
+/// Everything the run reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Profile name.
+    pub profile: String,
+    /// Agents at the end.
+    pub agents: usize,
+    /// Groups and their sizes.
+    pub groups: Vec<GroupLine>,
+    /// World seed.
+    pub seed: u64,
+    /// Seconds per tick.
+    pub dt: f32,
+    /// Untimed ticks run first.
+    pub warmup_ticks: u64,
+    /// Timed ticks.
+    pub ticks: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Milliseconds per tick, per phase.
+    pub phases_ms: Phases,
+    /// Agents times timed ticks, over the summed tick time.
+    pub agent_ticks_per_second: f64,
+    /// Mean over timed ticks of the neighbours each agent perceived.
+    pub mean_neighbours: f64,
+    /// Quality figures.
+    pub quality: Quality,
+    /// Wall-clock seconds of the whole run, outputs included.
+    pub wall_seconds: f64,
+}
+
+impl Report {
+    /// Assemble the report.
+    pub fn new(
+        scenario: &Scenario,
+        c: &Collector,
+        quality: Quality,
+        threads: usize,
+        wall_seconds: f64,
+    ) -> Self {
+        let p = scenario.profile();
+        let total_ns: u64 = c.total.iter().sum();
+        Self {
+            profile: p.name.clone(),
+            agents: scenario.world().len(),
+            groups: scenario
+                .groups()
+                .iter()
+                .map(|g| GroupLine {
+                    name: g.name.clone(),
+                    count: g.count,
+                })
+                .collect(),
+            seed: p.world.seed,
+            dt: p.world.dt,
+            warmup_ticks: p.world.warmup,
+            ticks: c.total.len() as u64,
+            threads,
+            phases_ms: Phases {
+                index_build: PhaseStats::of(&c.index),
+                leader_sight: PhaseStats::of(&c.sight),
+                steering: PhaseStats::of(&c.steer),
+                integration: PhaseStats::of(&c.integrate),
+                total: PhaseStats::of(&c.total),
+            },
+            agent_ticks_per_second: if total_ns > 0 {
+                c.agent_ticks as f64 / (total_ns as f64 / 1e9)
+            } else {
+                0.0
+            },
+            mean_neighbours: if c.agent_ticks > 0 {
+                c.neighbours as f64 / c.agent_ticks as f64
+            } else {
+                0.0
+            },
+            quality,
+            wall_seconds,
+        }
+    }
+
+    /// One JSON object.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// Human-readable tables.
+    pub fn to_table(&self) -> String {
+        let groups: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| format!("{} {}", g.count, g.name))
+            .collect();
+        let mut out = format!(
+            "{}: {} agents ({}), {} ticks{} of {} s, seed {}, {} thread{}\n\n",
+            self.profile,
+            self.agents,
+            groups.join(", "),
+            self.ticks,
+            if self.warmup_ticks > 0 {
+                format!(" after {} warm-up", self.warmup_ticks)
+            } else {
+                String::new()
+            },
+            self.dt,
+            self.seed,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+        );
+        out.push_str(&format!(
+            "{:<14}{:>11}{:>11}{:>11}{:>11}\n",
+            "phase (ms)", "mean", "p50", "p95", "max"
+        ));
+        let ph = &self.phases_ms;
+        for (name, s) in [
+            ("index build", ph.index_build),
+            ("leader sight", ph.leader_sight),
+            ("steering", ph.steering),
+            ("integration", ph.integration),
+            ("total", ph.total),
+        ] {
+            out.push_str(&format!(
+                "{name:<14}{:>11.3}{:>11.3}{:>11.3}{:>11.3}\n",
+                s.mean, s.p50, s.p95, s.max
+            ));
+        }
+        let q = &self.quality;
+        out.push('\n');
+        for (name, value) in [
+            (
+                "agent-ticks per second",
+                format!("{:.3e}", self.agent_ticks_per_second),
+            ),
+            (
+                "mean neighbours per agent",
+                format!("{:.2}", self.mean_neighbours),
+            ),
+            (
+                "overlapping pairs per agent-tick",
+                format!(
+                    "{:.4} ({} ticks sampled)",
+                    q.overlapping_pairs_per_agent_tick, q.overlap_samples
+                ),
+            ),
+            (
+                "wall crossings prevented",
+                q.wall_crossings_prevented.to_string(),
+            ),
+            ("NaN count", q.nan_count.to_string()),
+            ("wall time (s)", format!("{:.2}", self.wall_seconds)),
+        ] {
+            out.push_str(&format!("{name:<34}{value}\n"));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        let v: Vec<u64> = (1..=100).map(|x| x * 1_000_000).collect();
+        let s = PhaseStats::of(&v);
+        assert_eq!((s.p50, s.p95, s.max), (50.0, 95.0, 100.0));
+        assert!((s.mean - 50.5).abs() < 1e-9);
+        let one = PhaseStats::of(&[2_000_000]);
+        assert_eq!((one.p50, one.p95, one.max, one.mean), (2.0, 2.0, 2.0, 2.0));
+    }
+}

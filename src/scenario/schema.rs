@@ -1,0 +1,350 @@
+//! The profile file format: serde types that mirror the TOML one to one.
+//!
+//! These types only describe what may be written; [`super::profile`] checks the
+//! values and turns them into a validated [`super::Profile`]. Every table
+//! rejects unknown keys. `profiles/README.md` documents every field with its
+//! default; the defaults here are the ones it lists.
+
+use serde::Deserialize;
+
+use crate::combine::Combination;
+use crate::group::Facing;
+use crate::integrate::Integrator;
+use crate::spatial::IndexKind;
+
+/// A whole profile file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileDoc {
+    /// Name of the profile; default the file name without `.toml`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// One line saying what the profile is for (shown by `throng list`).
+    #[serde(default)]
+    pub description: String,
+    /// World settings.
+    #[serde(default)]
+    pub world: WorldDoc,
+    /// Wall segments `[x0, y0, x1, y1]`.
+    #[serde(default)]
+    pub walls: Vec<[f32; 4]>,
+    /// Closed rectangles of four walls `[x0, y0, x1, y1]` (opposite corners).
+    #[serde(default)]
+    pub rects: Vec<[f32; 4]>,
+    /// Circular obstacles.
+    #[serde(default)]
+    pub obstacles: Vec<ObstacleDoc>,
+    /// Named paths.
+    #[serde(default)]
+    pub paths: Vec<PathDoc>,
+    /// Agent groups.
+    #[serde(default)]
+    pub groups: Vec<GroupDoc>,
+    /// Squads: followers assigned to leaders.
+    #[serde(default)]
+    pub squads: Vec<SquadDoc>,
+}
+
+/// `[world]`: the simulation settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorldDoc {
+    /// Seed of every random stream (spawn placement and behaviours). Default 0.
+    pub seed: u64,
+    /// Seconds per tick, > 0. Default 1/30.
+    pub dt: f32,
+    /// Timed ticks, >= 1. Default 600.
+    pub ticks: i64,
+    /// Untimed ticks run before the timed ones, >= 0. Default 0.
+    pub warmup: i64,
+    /// Area drawn in pictures, `[x0, y0, x1, y1]`; default: fitted to the
+    /// scene and the spawn shapes.
+    pub bounds: Option<[f32; 4]>,
+    /// `semi_implicit_euler` (default), `newton_euler1` or `exact`.
+    pub integrator: Integrator,
+    /// Neighbour index: `kdtree` (default) or `grid`.
+    pub index: IndexKind,
+    /// Re-sort agents in memory every this many ticks (0 = never). Default 8.
+    pub reorder_interval: u32,
+}
+
+impl Default for WorldDoc {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            dt: 1.0 / 30.0,
+            ticks: 600,
+            warmup: 0,
+            bounds: None,
+            integrator: Integrator::default(),
+            index: IndexKind::default(),
+            reorder_interval: 8,
+        }
+    }
+}
+
+/// A circular obstacle, `{ x, y, radius }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObstacleDoc {
+    /// Centre x.
+    pub x: f32,
+    /// Centre y.
+    pub y: f32,
+    /// Radius, > 0.
+    pub radius: f32,
+}
+
+/// A named path, `{ name, points = [[x, y], ...], looped }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathDoc {
+    /// Unique name, referred to by targets.
+    pub name: String,
+    /// At least two distinct points.
+    pub points: Vec<[f32; 2]>,
+    /// Whether the last point joins the first. Default false.
+    #[serde(default)]
+    pub looped: bool,
+}
+
+/// `[[groups]]`: agents sharing behaviours and parameters.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupDoc {
+    /// Unique name: letters, digits, `_` and `-`.
+    pub name: String,
+    /// Number of agents, >= 0.
+    pub count: i64,
+    /// Where the agents start.
+    pub spawn: SpawnDoc,
+    /// `steering` (forces; default) or `kinematic` (velocities).
+    #[serde(default)]
+    pub movement: MovementDoc,
+    /// `weighted_sum` (default), `prioritized` or `dithered`.
+    #[serde(default)]
+    pub combination: Combination,
+    /// Neighbour search radius (units), >= 0. Default 3.
+    #[serde(default = "default_neighbour_radius")]
+    pub neighbour_radius: f32,
+    /// At most this many nearest neighbours, >= 0. Default 12.
+    #[serde(default = "default_max_neighbours")]
+    pub max_neighbours: i64,
+    /// Mass, > 0. Default 1.
+    #[serde(default = "one")]
+    pub mass: f32,
+    /// Maximum speed (units/s), >= 0. Default 2.
+    #[serde(default = "two")]
+    pub max_speed: f32,
+    /// Maximum steering force, >= 0. Default 4.
+    #[serde(default = "four")]
+    pub max_force: f32,
+    /// Body radius (units), >= 0. Default 0.5.
+    #[serde(default = "half")]
+    pub radius: f32,
+    /// Initial speed (units/s), >= 0 (truncated to `max_speed`). Default 0.
+    #[serde(default)]
+    pub initial_speed: f32,
+    /// Direction of the initial velocity: `random` (default) or `to_target`.
+    #[serde(default)]
+    pub initial_direction: DirectionDoc,
+    /// Heading control `{ turn_rate, min_speed }`.
+    #[serde(default)]
+    pub facing: Facing,
+    /// What targeted behaviours aim at. Default none.
+    #[serde(default)]
+    pub target: Option<TargetDoc>,
+    /// Colour in pictures, `"#rrggbb"`; default from a palette.
+    #[serde(default)]
+    pub colour: Option<String>,
+    /// Behaviours in priority order.
+    #[serde(default)]
+    pub behaviours: Vec<BehaviourDoc>,
+}
+
+fn default_neighbour_radius() -> f32 {
+    crate::group::GroupConfig::default().neighbour_radius
+}
+fn default_max_neighbours() -> i64 {
+    crate::group::GroupConfig::default().max_neighbours as i64
+}
+fn one() -> f32 {
+    1.0
+}
+fn two() -> f32 {
+    2.0
+}
+fn four() -> f32 {
+    4.0
+}
+fn half() -> f32 {
+    0.5
+}
+
+/// How a group moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovementDoc {
+    /// Behaviours output forces; the integrator accelerates the agent.
+    #[default]
+    Steering,
+    /// Behaviours output velocities directly (seed 003's kinematic movement).
+    Kinematic,
+}
+
+/// Direction of the initial velocity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DirectionDoc {
+    /// A uniformly random direction per agent.
+    #[default]
+    Random,
+    /// Toward the agent's target (random when it has none).
+    ToTarget,
+}
+
+/// Where a group's agents start: `spawn = { shape = "...", ... }`.
+///
+/// Lengths and positions here scale with `--agents` (see the README), so
+/// density stays constant.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "shape", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SpawnDoc {
+    /// An axis-aligned box.
+    Box {
+        /// Centre. Default `[0, 0]`.
+        #[serde(default)]
+        centre: [f32; 2],
+        /// Width and height, >= 0.
+        size: [f32; 2],
+        /// `random` (default) or `grid`.
+        #[serde(default)]
+        arrangement: ArrangementDoc,
+    },
+    /// A filled disc, uniformly random.
+    Disc {
+        /// Centre. Default `[0, 0]`.
+        #[serde(default)]
+        centre: [f32; 2],
+        /// Radius, >= 0.
+        radius: f32,
+    },
+    /// A ring: agent i at angle `start_angle + 360° i / n`.
+    Ring {
+        /// Centre. Default `[0, 0]`.
+        #[serde(default)]
+        centre: [f32; 2],
+        /// Radius, >= 0.
+        radius: f32,
+        /// Width of the band around the radius; each agent gets a random
+        /// offset across it. Default 0 (exactly on the circle).
+        #[serde(default)]
+        width: f32,
+        /// Angle of agent 0 in degrees, counter-clockwise from +x. Default 0.
+        #[serde(default)]
+        start_angle: f32,
+    },
+    /// Rows along a segment.
+    Line {
+        /// Start of the segment.
+        from: [f32; 2],
+        /// End of the segment.
+        to: [f32; 2],
+        /// Width of the band (units); 0 (default) puts every agent in one row.
+        #[serde(default)]
+        width: f32,
+    },
+    /// A sunflower (Vogel) spiral: agent i at radius `sqrt(area_per_agent / π)
+    /// * sqrt(i + 0.5)`, angle `i * 2.39996323`; evenly dense, no overlap.
+    Sunflower {
+        /// Centre. Default `[0, 0]`.
+        #[serde(default)]
+        centre: [f32; 2],
+        /// Square units per agent, > 0. Default 16.
+        #[serde(default = "sixteen")]
+        area_per_agent: f32,
+    },
+}
+
+fn sixteen() -> f32 {
+    16.0
+}
+
+/// Placement inside a box.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrangementDoc {
+    /// Uniformly random.
+    #[default]
+    Random,
+    /// A regular lattice of about square cells.
+    Grid,
+}
+
+/// `target = { ... }`: exactly one of `point`, `antipode`, `agent_of_group`,
+/// `moving_point`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetDoc {
+    /// A fixed point `[x, y]`.
+    pub point: Option<[f32; 2]>,
+    /// `true`: the point opposite the start through `centre`
+    /// (`2 * centre - start`).
+    pub antipode: Option<bool>,
+    /// Centre of `antipode`; default the centre of the group's spawn shape.
+    pub centre: Option<[f32; 2]>,
+    /// The nearest agent (at spawn) of the named group, followed as it moves.
+    pub agent_of_group: Option<String>,
+    /// A point travelling along a path.
+    pub moving_point: Option<MovingPointDoc>,
+}
+
+/// `moving_point = { path, speed, start, lead }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovingPointDoc {
+    /// Name of the path.
+    pub path: String,
+    /// Speed along the path (units/s), >= 0.
+    pub speed: f32,
+    /// Distance along the path where the point starts, shared by the group;
+    /// default: for each agent, the point of the path nearest its start.
+    #[serde(default)]
+    pub start: Option<f32>,
+    /// Added to the start distance, so the point runs this far ahead. Default 0.
+    #[serde(default)]
+    pub lead: f32,
+}
+
+/// `[[groups.behaviours]]`: one behaviour with its weight and parameters.
+///
+/// The parameters (every key but `kind`, `weight` and `probability`) are
+/// checked against the behaviour's own parameter struct.
+#[derive(Clone, Debug, Deserialize)]
+pub struct BehaviourDoc {
+    /// The behaviour's name, such as `separation`.
+    pub kind: String,
+    /// Multiplier of its force; finite. Default 1.
+    #[serde(default = "one")]
+    pub weight: f32,
+    /// Probability of evaluation for `dithered` combination, in [0, 1].
+    /// Default 1.
+    #[serde(default = "one")]
+    pub probability: f32,
+    /// The behaviour's parameters.
+    #[serde(flatten)]
+    pub params: toml::Table,
+}
+
+/// `[[squads]]`: followers of one group each follow a leader of another.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SquadDoc {
+    /// Group whose first `count` agents lead.
+    pub leader_group: String,
+    /// Group whose agents each follow the nearest leader (at spawn).
+    pub follower_group: String,
+    /// Number of squads (leaders), >= 1; default every agent of the leader group.
+    #[serde(default)]
+    pub count: Option<i64>,
+}

@@ -1,0 +1,344 @@
+//! The `throng` binary, driven as a user would: run with JSON, CSV and PNG
+//! output, check, list, bad profiles, and thread-count determinism.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+fn throng() -> Command {
+    Command::cargo_bin("throng").unwrap()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn run_json_has_every_field() {
+    let out =
+        stdout_of(throng().args(["run", "city", "--agents", "120", "--ticks", "30", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["profile"], "city");
+    assert_eq!(v["agents"], 120);
+    assert_eq!(v["ticks"], 30);
+    assert_eq!(v["warmup_ticks"], 0);
+    assert_eq!(v["seed"], 4);
+    assert!(v["threads"].as_u64().unwrap() >= 1);
+    assert!(v["dt"].as_f64().unwrap() > 0.0);
+    let groups = v["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 5);
+    assert_eq!(
+        groups
+            .iter()
+            .map(|g| g["count"].as_u64().unwrap())
+            .sum::<u64>(),
+        120
+    );
+    for phase in [
+        "index_build",
+        "leader_sight",
+        "steering",
+        "integration",
+        "total",
+    ] {
+        for stat in ["mean", "p50", "p95", "max"] {
+            let x = v["phases_ms"][phase][stat].as_f64();
+            assert!(
+                x.is_some_and(|x| x.is_finite() && x >= 0.0),
+                "{phase}.{stat}"
+            );
+        }
+    }
+    assert!(v["phases_ms"]["total"]["mean"].as_f64().unwrap() > 0.0);
+    assert!(v["agent_ticks_per_second"].as_f64().unwrap() > 0.0);
+    assert!(v["mean_neighbours"].as_f64().unwrap() >= 0.0);
+    let q = &v["quality"];
+    assert!(q["overlapping_pairs_per_agent_tick"].as_f64().unwrap() >= 0.0);
+    assert_eq!(q["overlap_samples"], 3);
+    assert_eq!(q["wall_crossings_prevented"], 0);
+    assert_eq!(q["nan_count"], 0);
+    assert!(v["wall_seconds"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn run_prints_the_phase_table() {
+    let out = stdout_of(throng().args(["run", "approach", "--agents", "80", "--ticks", "10"]));
+    for line in [
+        "index build",
+        "leader sight",
+        "steering",
+        "integration",
+        "total",
+        "agent-ticks per second",
+        "mean neighbours per agent",
+        "overlapping pairs per agent-tick",
+        "wall crossings prevented",
+        "NaN count                         0",
+    ] {
+        assert!(out.contains(line), "missing `{line}` in\n{out}");
+    }
+}
+
+#[test]
+fn no_profile_runs_the_default() {
+    let out = stdout_of(throng().args(["run", "--agents", "50", "--ticks", "5", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["profile"], throng::scenario::DEFAULT_PROFILE);
+}
+
+#[test]
+fn csv_has_the_columns_and_one_row_per_agent_per_written_tick() {
+    let dir = scratch("csv");
+    let file = dir.join("out.csv");
+    // circle: 10 warm-up ticks + 25 timed = 35 ticks; every 5 -> ticks 0, 5, ..., 35.
+    stdout_of(
+        throng()
+            .args([
+                "run", "circle", "--agents", "40", "--ticks", "25", "--every", "5", "--csv",
+            ])
+            .arg(&file),
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("tick,id,group,x,y,vx,vy,heading"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 40 * 8);
+    for (k, row) in rows.iter().enumerate() {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f.len(), 8, "{row}");
+        assert_eq!(f[0].parse::<u64>().unwrap(), (k / 40) as u64 * 5);
+        assert_eq!(f[1].parse::<usize>().unwrap(), k % 40);
+        assert_eq!(f[2], "crossers");
+        for x in &f[3..] {
+            assert!(x.parse::<f32>().unwrap().is_finite(), "{row}");
+        }
+    }
+}
+
+#[test]
+fn same_seed_gives_byte_identical_csv_on_1_and_2_threads() {
+    let dir = scratch("determinism");
+    let mut files = Vec::new();
+    for threads in ["1", "2"] {
+        let file = dir.join(format!("t{threads}.csv"));
+        stdout_of(
+            throng()
+                .args([
+                    "run", "city", "--agents", "400", "--ticks", "60", "--every", "3",
+                ])
+                .args(["--threads", threads, "--csv"])
+                .arg(&file),
+        );
+        files.push(std::fs::read(&file).unwrap());
+    }
+    assert!(files[0].len() > 400 * 20 * 20);
+    assert!(files[0] == files[1], "1 and 2 threads wrote different CSV");
+}
+
+#[test]
+fn png_has_the_requested_size() {
+    let dir = scratch("png");
+    let file = dir.join("pic.png");
+    stdout_of(
+        throng()
+            .args([
+                "run",
+                "leader_squads",
+                "--agents",
+                "100",
+                "--ticks",
+                "30",
+                "--size",
+                "320x200",
+                "--png",
+            ])
+            .arg(&file),
+    );
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let info = reader.info();
+    assert_eq!((info.width, info.height), (320, 200));
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    // Not a blank picture: several distinct colours.
+    let channels = frame.color_type.samples();
+    let mut colours: Vec<&[u8]> = buf[..frame.buffer_size()].chunks(channels).collect();
+    colours.sort();
+    colours.dedup();
+    assert!(colours.len() > 10);
+}
+
+#[test]
+fn bad_size_is_a_usage_error() {
+    throng()
+        .args(["run", "flock", "--size", "big"])
+        .assert()
+        .code(2);
+    throng()
+        .args(["run", "flock", "--size", "10x100000"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn outputs_that_cannot_be_written_fail_before_the_run() {
+    let missing = scratch("unwritable").join("no/such/dir/out");
+    for flag in ["--csv", "--png"] {
+        let out = throng()
+            .args(["run", "flock", "--ticks", "100000", flag])
+            .arg(&missing)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot write"), "{err}");
+        assert!(out.stdout.is_empty(), "the run started");
+    }
+}
+
+/// Each class of bad profile: its text, the line and key the error must name.
+const BAD: &[(&str, &str, &str, &str)] = &[
+    (
+        "syntax",
+        "[world]\nseed = 1\nticks = = 3\n",
+        ":3:",
+        "",
+    ),
+    (
+        "unknown_key",
+        "[world]\nseed = 1\nspeed = 3\n",
+        ":3:1:",
+        "`world.speed`",
+    ),
+    (
+        "unknown_behaviour",
+        "[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0 }\n\n[[groups.behaviours]]\nkind = \"teleport\"\n",
+        ":7:1:",
+        "`groups[0].behaviours[0].kind`",
+    ),
+    (
+        "unknown_parameter",
+        "[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0 }\n\n[[groups.behaviours]]\nkind = \"arrive\"\nslowing = 3.0\n",
+        ":8:1:",
+        "`groups[0].behaviours[0].slowing`",
+    ),
+    (
+        "negative_count",
+        "[[groups]]\nname = \"a\"\ncount = -5\nspawn = { shape = \"disc\", radius = 3.0 }\n",
+        ":3:1:",
+        "`groups[0].count`",
+    ),
+    (
+        "zero_length_path",
+        "[[paths]]\nname = \"p\"\npoints = [[1.0, 2.0], [1.0, 2.0]]\n\n[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0 }\n",
+        ":3:1:",
+        "`paths[0].points`",
+    ),
+    (
+        "nan_weight",
+        "[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0 }\n\n[[groups.behaviours]]\nkind = \"seek\"\nweight = nan\n",
+        ":8:1:",
+        "`groups[0].behaviours[0].weight`",
+    ),
+    (
+        "wrong_type",
+        "[[groups]]\nname = \"a\"\ncount = \"many\"\nspawn = { shape = \"disc\", radius = 3.0 }\n",
+        ":3:",
+        "`groups[0].count`",
+    ),
+    (
+        "unknown_squad_group",
+        "[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0 }\n\n[[squads]]\nleader_group = \"boss\"\nfollower_group = \"a\"\n",
+        ":7:1:",
+        "`squads[0].leader_group`",
+    ),
+    (
+        "unknown_spawn_key",
+        "[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0, center = [0, 0] }\n",
+        ":4:",
+        "`groups[0].spawn.center`",
+    ),
+    (
+        "nan_parameter",
+        "[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0 }\n\n[[groups.behaviours]]\nkind = \"arrive\"\nslowing_radius = nan\n",
+        ":8:1:",
+        "`groups[0].behaviours[0].slowing_radius`",
+    ),
+    (
+        "zero_length_wall",
+        "walls = [[0, 0, 10, 0], [5, 5, 5, 5]]\n\n[[groups]]\nname = \"a\"\ncount = 5\nspawn = { shape = \"disc\", radius = 3.0 }\n",
+        ":1:",
+        "`walls[1]`",
+    ),
+];
+
+#[test]
+fn bad_profiles_exit_2_naming_line_and_key() {
+    let dir = scratch("bad");
+    for (name, text, place, key) in BAD {
+        let file = dir.join(format!("{name}.toml"));
+        std::fs::write(&file, text).unwrap();
+        for sub in ["run", "check"] {
+            let out = throng().arg(sub).arg(&file).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name} ({sub}): {err}");
+            let first = err.lines().next().unwrap_or("");
+            assert!(first.starts_with("error: "), "{name}: {err}");
+            assert!(
+                first.contains(&format!("{name}.toml{place}")),
+                "{name}: expected `{place}` in {first}"
+            );
+            assert!(first.contains(key), "{name}: expected {key} in {first}");
+            assert!(
+                !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+                "{err}"
+            );
+            assert!(out.stdout.is_empty());
+        }
+    }
+}
+
+#[test]
+fn missing_profile_is_an_error() {
+    let out = throng()
+        .args(["check", "no_such_profile"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("flock"));
+}
+
+#[test]
+fn check_accepts_files_and_bundled_names() {
+    let out = stdout_of(throng().args(["check", "city"]));
+    assert!(out.starts_with("ok: city"), "{out}");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/profiles/arena.toml");
+    let out = stdout_of(throng().args(["check", file]));
+    assert!(out.starts_with("ok: arena"), "{out}");
+}
+
+#[test]
+fn list_names_every_bundled_profile_once_per_line() {
+    let out = stdout_of(throng().arg("list"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), throng::scenario::BUNDLED.len());
+    for (line, b) in lines.iter().zip(throng::scenario::BUNDLED) {
+        assert!(line.starts_with(b.name), "{line}");
+    }
+}

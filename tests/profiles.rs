@@ -1,0 +1,158 @@
+//! Every bundled profile parses, validates and runs at a small size, with no
+//! NaN and finite timings; scaling keeps the scene's density.
+
+use throng::scenario::{self, Overrides, Scenario, BUNDLED};
+
+#[test]
+fn every_profile_file_is_bundled_and_the_default_exists() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/profiles");
+    let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "toml")
+                .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+        })
+        .collect();
+    on_disk.sort();
+    let mut bundled: Vec<String> = BUNDLED.iter().map(|b| b.name.to_string()).collect();
+    bundled.sort();
+    assert_eq!(on_disk, bundled);
+    assert!(scenario::bundled(scenario::DEFAULT_PROFILE).is_some());
+    for name in [
+        "flock",
+        "leader_squads",
+        "arena",
+        "approach",
+        "kinematic",
+        "circle",
+        "city",
+    ] {
+        assert!(scenario::bundled(name).is_some(), "{name}");
+    }
+}
+
+#[test]
+fn every_bundled_profile_runs_50_ticks_small() {
+    for b in BUNDLED {
+        let profile = scenario::load_bundled(b).unwrap_or_else(|e| panic!("{}", e.render()));
+        assert_eq!(profile.name, b.name);
+        assert!(
+            !profile.description.is_empty(),
+            "{} has no description",
+            b.name
+        );
+        let small = profile.with_overrides(&Overrides {
+            agents: Some(150),
+            ticks: Some(50),
+            ..Overrides::default()
+        });
+        let mut s = Scenario::build(&small).unwrap();
+        assert!(s.world().len() >= 150 && s.world().len() <= 150 + small.groups.len());
+        for _ in 0..small.world.warmup + 50 {
+            let stats = s.step().unwrap();
+            assert_eq!(stats.quarantined, 0, "{}", b.name);
+            assert!(stats.times.total_ns > 0 && stats.times.total_ns < 10_000_000_000);
+            assert!(stats.times.steer_ns <= stats.times.total_ns);
+        }
+        let w = s.world();
+        for r in 0..w.len() {
+            assert!(w.positions()[r].is_finite(), "{}: NaN position", b.name);
+            assert!(w.velocities()[r].is_finite(), "{}: NaN velocity", b.name);
+            assert!(w.headings()[r].is_finite(), "{}: NaN heading", b.name);
+        }
+    }
+}
+
+#[test]
+fn scaling_keeps_density_and_counts() {
+    let p = scenario::load_bundled(scenario::bundled("circle").unwrap()).unwrap();
+    assert_eq!(p.total_agents(), 1000);
+    let big = p.with_overrides(&Overrides {
+        agents: Some(10_000),
+        ..Overrides::default()
+    });
+    assert_eq!(big.total_agents(), 10_000);
+    // Ring radius 200 * sqrt(N / 250), the benchmark's formula.
+    match big.groups[0].spawn {
+        scenario::spawn::Shape::Ring { radius, .. } => {
+            let want = 200.0 * (10_000f32 / 250.0).sqrt();
+            assert!((radius - want).abs() < 1e-2, "{radius} vs {want}");
+        }
+        other => panic!("circle spawns on a ring, got {other:?}"),
+    }
+    let city = scenario::load_bundled(scenario::bundled("city").unwrap()).unwrap();
+    let big = city.with_overrides(&Overrides {
+        agents: Some(city.total_agents() * 4),
+        ..Overrides::default()
+    });
+    assert_eq!(big.total_agents(), city.total_agents() * 4);
+    // Four times the agents: every length doubles.
+    assert_eq!(big.scene.walls[0].a, city.scene.walls[0].a * 2.0);
+    assert_eq!(
+        big.scene.obstacles[0].radius,
+        city.scene.obstacles[0].radius * 2.0
+    );
+    assert_eq!(big.squads[0].count, city.squads[0].count * 4);
+}
+
+#[test]
+fn squads_follow_their_nearest_leader() {
+    let p = scenario::load_bundled(scenario::bundled("leader_squads").unwrap()).unwrap();
+    let s = Scenario::build(&p).unwrap();
+    let leaders = s.leaders();
+    assert_eq!(leaders.len(), 7);
+    let w = s.world();
+    let followers = s.groups()[2].id;
+    let mut led = 0;
+    for &id in w.ids() {
+        if w.agent_group(id).unwrap() == followers {
+            match w.target(id).unwrap() {
+                throng::Target::Agent(l) => assert!(leaders.contains(&l)),
+                other => panic!("follower without a leader: {other:?}"),
+            }
+            led += 1;
+        }
+    }
+    assert_eq!(led, 240);
+}
+
+#[test]
+fn damaged_profiles_give_errors_not_panics() {
+    // Every prefix of a profile, and the profile with each line removed: each
+    // either parses or gives a located error; whatever parses also builds and
+    // steps.
+    let src = scenario::bundled("city").unwrap().source;
+    let mut variants: Vec<String> = src
+        .char_indices()
+        .step_by(7)
+        .map(|(i, _)| src[..i].to_string())
+        .collect();
+    let lines: Vec<&str> = src.lines().collect();
+    for skip in 0..lines.len() {
+        let mut v: Vec<&str> = lines.clone();
+        v.remove(skip);
+        variants.push(v.join("\n"));
+    }
+    let mut parsed = 0;
+    for v in &variants {
+        match scenario::parse_profile(v, "damaged.toml") {
+            Ok(p) => {
+                parsed += 1;
+                let small = p.with_overrides(&Overrides {
+                    agents: Some(30),
+                    ..Overrides::default()
+                });
+                let mut s = Scenario::build(&small).unwrap();
+                for _ in 0..2 {
+                    s.step().unwrap();
+                }
+            }
+            Err(e) => {
+                assert!(e.line >= 1, "unlocated: {e}");
+                assert!(!e.message.is_empty());
+            }
+        }
+    }
+    assert!(parsed > 10);
+}
