@@ -109,7 +109,10 @@ pub fn follow_path(
     }
     let strayed = (predicted - on_path).length() > params.path_radius;
     if !strayed && delta > 0.0 {
-        return (Vec2::ZERO, now);
+        // Inside the corridor and moving along it: no lateral correction
+        // (Reynolds), only speed up to cruise along the current direction, so
+        // an agent that starts slowly does not crawl forever.
+        return (me.forward() * me.max_speed - me.vel, now);
     }
     (seek(me, path.point_at(now + ahead)), now)
 }
@@ -155,16 +158,26 @@ mod tests {
     }
 
     #[test]
-    fn on_the_path_and_moving_along_needs_nothing() {
+    fn on_the_path_and_moving_along_needs_no_correction() {
         // At (5,0.5) moving (1,0): predicted (7,0.5) is 0.5 from the path, ahead.
+        // No lateral correction; only the cruise term along the heading:
+        // (1,0) * max speed 2 - (1,0) = (1,0).
         let (f, prog) = follow_path(
             &agent(v(5.0, 0.5), v(1.0, 0.0)),
             &line(),
             4.0,
             &Default::default(),
         );
-        assert_eq!(f, Vec2::ZERO);
+        assert_eq!(f, v(1.0, 0.0));
         assert_eq!(prog, 5.0);
+        // Already at cruise speed: nothing at all.
+        let (f, _) = follow_path(
+            &agent(v(5.0, 0.5), v(2.0, 0.0)),
+            &line(),
+            4.0,
+            &Default::default(),
+        );
+        assert_eq!(f, Vec2::ZERO);
     }
 
     #[test]
