@@ -34,7 +34,8 @@ fn tick(boids: &mut [Boid], forces: &mut Vec<Vec2>, goal: Vec2, dt: f32) {
         let mut sum = Vec2::ZERO;
         let mut count = 0u32;
         for (j, other) in boids.iter().enumerate() {
-            if i != j && other.pos.distance_squared(me.pos) <= SEPARATION_RADIUS * SEPARATION_RADIUS {
+            if i != j && other.pos.distance_squared(me.pos) <= SEPARATION_RADIUS * SEPARATION_RADIUS
+            {
                 sum += other.pos - me.pos;
                 count += 1;
             }

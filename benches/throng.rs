@@ -1,8 +1,28 @@
-//! The benchmark binary.
+//! The benchmark binary: one criterion binary, one file per area.
+//!
+//! - `scaling`: full ticks of the bundled profiles, 1k to 200k agents;
+//! - `threads`: the 100k flock on 1 and 2 threads;
+//! - `phases`: index rebuild, steering and integration on their own;
+//! - `spatial`: the neighbour indexes (rebuild, a full neighbour pass);
+//! - `baseline`: the seeds' O(n²) loop, for the ratio.
+//!
+//! Run one area with a filter, e.g. `cargo bench -- scaling/flock`.
 
 use criterion::{criterion_group, criterion_main};
 
+mod baseline;
+mod common;
+mod phases;
+mod scaling;
 mod spatial;
+mod threads;
 
-criterion_group!(benches, spatial::benches);
+criterion_group!(
+    benches,
+    baseline::benches,
+    spatial::benches,
+    phases::benches,
+    threads::benches,
+    scaling::benches
+);
 criterion_main!(benches);
