@@ -288,7 +288,7 @@ fn squads_scene(seed: u64, threads: usize) -> (World, Vec<AgentId>) {
         ..WorldConfig::default()
     });
     w.set_thread_pool(Some(common::pool(threads)));
-    w.set_walls(&crate_arena(120.0)).unwrap();
+    w.set_walls(&common::arena(120.0)).unwrap();
     w.set_obstacles(&[
         Obstacle::new(Vec2::new(40.0, 40.0), 5.0).unwrap(),
         Obstacle::new(Vec2::new(80.0, 70.0), 4.0).unwrap(),
@@ -393,18 +393,6 @@ fn squads_scene(seed: u64, threads: usize) -> (World, Vec<AgentId>) {
         ids.push(w.spawn(AgentSpec::new(rude, p())).unwrap());
     }
     (w, ids)
-}
-
-fn crate_arena(side: f32) -> Vec<Wall> {
-    let c = [
-        Vec2::ZERO,
-        Vec2::new(side, 0.0),
-        Vec2::new(side, side),
-        Vec2::new(0.0, side),
-    ];
-    (0..4)
-        .map(|i| Wall::new(c[i], c[(i + 1) % 4]).unwrap())
-        .collect()
 }
 
 #[test]

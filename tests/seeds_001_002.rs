@@ -9,22 +9,8 @@ use throng::behaviors::path::PathFollowParams;
 use throng::behaviors::walls::WallAvoidanceParams;
 use throng::behaviors::wander::WanderParams;
 use throng::rng::{agent_rng, uniform};
-use throng::scene::{Path, Wall};
+use throng::scene::Path;
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
-
-/// The four walls of the square [0, side]², listed counter-clockwise so their
-/// normals face inward.
-pub fn arena(side: f32) -> Vec<Wall> {
-    let c = [
-        Vec2::ZERO,
-        Vec2::new(side, 0.0),
-        Vec2::new(side, side),
-        Vec2::new(0.0, side),
-    ];
-    (0..4)
-        .map(|i| Wall::new(c[i], c[(i + 1) % 4]).unwrap())
-        .collect()
-}
 
 #[test]
 fn seed_001_two_thousand_wanderers_never_leave_the_arena() {
@@ -33,7 +19,7 @@ fn seed_001_two_thousand_wanderers_never_leave_the_arena() {
         seed: 1,
         ..WorldConfig::default()
     });
-    w.set_walls(&arena(side)).unwrap();
+    w.set_walls(&common::arena(side)).unwrap();
     let g = w
         .add_group(
             GroupConfig::new("wanderers")

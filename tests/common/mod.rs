@@ -6,6 +6,7 @@ use rand_core::Rng;
 use throng::behaviors::flocking::SeparationParams;
 use throng::behaviors::wander::WanderParams;
 use throng::rng::{agent_rng, uniform};
+use throng::scene::Wall;
 use throng::spatial::IndexKind;
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, World, WorldConfig};
 
@@ -47,4 +48,18 @@ pub fn pool(threads: usize) -> std::sync::Arc<rayon::ThreadPool> {
             .build()
             .unwrap(),
     )
+}
+
+/// The four walls of the square [0, side]², listed counter-clockwise so their
+/// normals face inward.
+pub fn arena(side: f32) -> Vec<Wall> {
+    let c = [
+        Vec2::ZERO,
+        Vec2::new(side, 0.0),
+        Vec2::new(side, side),
+        Vec2::new(0.0, side),
+    ];
+    (0..4)
+        .map(|i| Wall::new(c[i], c[(i + 1) % 4]).unwrap())
+        .collect()
 }
