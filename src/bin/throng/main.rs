@@ -231,6 +231,11 @@ fn create(path: &Path, what: &str) -> Result<std::fs::File, Failure> {
 }
 
 fn run(args: RunArgs) -> Result<(), Failure> {
+    // With the `tracy` feature: a profiler client on localhost, sending only
+    // once a profiler connects. Without it, nothing.
+    if throng::trace::start() {
+        eprintln!("tracy: client started (localhost only); connect the Tracy profiler");
+    }
     let base = resolve(args.profile.as_deref())?;
     let agents = match args.agents {
         Some(n) => {
