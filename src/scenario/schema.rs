@@ -1,6 +1,6 @@
 //! The profile file format: serde types that mirror the TOML one to one.
 //!
-//! These types only describe what may be written; [`super::profile`] checks the
+//! These types only describe what may be written; the `profile` module checks the
 //! values and turns them into a validated [`super::Profile`]. Every table
 //! rejects unknown keys. `profiles/README.md` documents every field with its
 //! default; the defaults here are the ones it lists.
