@@ -24,6 +24,8 @@ use glam::Vec2;
 use rayon::ThreadPool;
 use throng::scenario::{self, Profile, Scenario};
 use throng::spatial::IndexKind;
+use throng::world::PhaseTimes;
+use throng::TickStats;
 
 use crate::Failure;
 
@@ -317,12 +319,18 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
             ("flock", IndexKind::KdTree),
             ("flock (grid)", IndexKind::Grid),
         ] {
-            let a = measure(f, threads_size, kind, Some(one.clone()), warmup, ticks)?;
+            let (a, b) = measure_pair(
+                f,
+                threads_size,
+                kind,
+                [one.clone(), two.clone()],
+                warmup,
+                ticks,
+            )?;
             progress.report(
                 &format!("{label}, {threads_size} agents, 1 thread"),
                 a.total,
             );
-            let b = measure(f, threads_size, kind, Some(two.clone()), warmup, ticks)?;
             progress.report(
                 &format!("{label}, {threads_size} agents, 2 threads"),
                 b.total,
@@ -343,15 +351,15 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
             .ok_or_else(|| Failure::Runtime(format!("the bundled profile {name} is missing")))?;
         let p = scenario::load_bundled(b)?;
         for &n in &peer_sizes {
-            for k in [1, 2] {
-                let m = measure(
-                    &p,
-                    n,
-                    IndexKind::KdTree,
-                    Some(pool(k)?),
-                    PEER_WARMUP,
-                    peer_ticks,
-                )?;
+            let (a, b) = measure_pair(
+                &p,
+                n,
+                IndexKind::KdTree,
+                [pool(1)?, pool(2)?],
+                PEER_WARMUP,
+                peer_ticks,
+            )?;
+            for (k, m) in [(1, a), (2, b)] {
                 progress.report(
                     &format!("peers: {name}, {n} agents, {k} thread{}", plural_s(k)),
                     m.total,
@@ -455,6 +463,70 @@ fn pool(k: usize) -> Result<Arc<ThreadPool>, Failure> {
         .map_err(|e| Failure::Runtime(format!("cannot start {k} threads: {e}")))
 }
 
+/// `profile` at `n` agents with the given index and pool, after `warmup`
+/// ticks.
+fn prepare(
+    profile: &Profile,
+    n: usize,
+    index: IndexKind,
+    pool: Option<Arc<ThreadPool>>,
+    warmup: u64,
+) -> Result<Scenario, Failure> {
+    let mut p = profile.scaled_to(n);
+    p.world.index = index;
+    let mut sc = Scenario::build(&p).map_err(|e| {
+        Failure::Runtime(format!("cannot build {} at {n} agents: {e}", profile.name))
+    })?;
+    if pool.is_some() {
+        sc.world_mut().set_thread_pool(pool);
+    }
+    for _ in 0..warmup {
+        step(&mut sc)?;
+    }
+    Ok(sc)
+}
+
+/// One tick, its failure worded for the user.
+fn step(sc: &mut Scenario) -> Result<TickStats, Failure> {
+    sc.step().map_err(|e| {
+        Failure::Runtime(format!(
+            "{} at {} agents: {e}",
+            sc.profile().name,
+            sc.world().len()
+        ))
+    })
+}
+
+/// Per-phase timings of the timed ticks of one scenario.
+#[derive(Default)]
+struct Samples([Vec<u64>; 5]);
+
+impl Samples {
+    fn push(&mut self, t: &PhaseTimes) {
+        for (c, v) in self.0.iter_mut().zip([
+            t.index_ns,
+            t.sight_ns,
+            t.steer_ns,
+            t.integrate_ns,
+            t.total_ns,
+        ]) {
+            c.push(v);
+        }
+    }
+
+    fn medians(self, agents: usize) -> Measured {
+        let [index, sight, steer, integrate, total] = self.0.map(median);
+        Measured {
+            agents,
+            index,
+            sight,
+            steer,
+            integrate,
+            total,
+        }
+    }
+}
+
 /// Build `profile` at `n` agents with the given index, run `warmup` ticks,
 /// then `ticks` timed ones: per-phase medians.
 fn measure(
@@ -465,43 +537,34 @@ fn measure(
     warmup: u64,
     ticks: u64,
 ) -> Result<Measured, Failure> {
-    let mut p = profile.scaled_to(n);
-    p.world.index = index;
-    let mut sc = Scenario::build(&p).map_err(|e| {
-        Failure::Runtime(format!("cannot build {} at {n} agents: {e}", profile.name))
-    })?;
-    if pool.is_some() {
-        sc.world_mut().set_thread_pool(pool);
-    }
-    let step = |sc: &mut Scenario| {
-        sc.step()
-            .map_err(|e| Failure::Runtime(format!("{} at {n} agents: {e}", profile.name)))
-    };
-    for _ in 0..warmup {
-        step(&mut sc)?;
-    }
-    let mut cols: [Vec<u64>; 5] = Default::default();
+    let mut sc = prepare(profile, n, index, pool, warmup)?;
+    let mut samples = Samples::default();
     for _ in 0..ticks {
-        let t = step(&mut sc)?.times;
-        for (c, v) in cols.iter_mut().zip([
-            t.index_ns,
-            t.sight_ns,
-            t.steer_ns,
-            t.integrate_ns,
-            t.total_ns,
-        ]) {
-            c.push(v);
-        }
+        samples.push(&step(&mut sc)?.times);
     }
-    let [index, sight, steer, integrate, total] = cols.map(median);
-    Ok(Measured {
-        agents: sc.world().len(),
-        index,
-        sight,
-        steer,
-        integrate,
-        total,
-    })
+    Ok(samples.medians(sc.world().len()))
+}
+
+/// The same configuration on two pools, ticks interleaved (one on the first
+/// pool, one on the second, and so on), so that whatever else the machine
+/// does weighs on both alike.
+fn measure_pair(
+    profile: &Profile,
+    n: usize,
+    index: IndexKind,
+    pools: [Arc<ThreadPool>; 2],
+    warmup: u64,
+    ticks: u64,
+) -> Result<(Measured, Measured), Failure> {
+    let [p1, p2] = pools;
+    let mut a = prepare(profile, n, index, Some(p1), warmup)?;
+    let mut b = prepare(profile, n, index, Some(p2), warmup)?;
+    let (mut sa, mut sb) = (Samples::default(), Samples::default());
+    for _ in 0..ticks {
+        sa.push(&step(&mut a)?.times);
+        sb.push(&step(&mut b)?.times);
+    }
+    Ok((sa.medians(a.world().len()), sb.medians(b.world().len())))
 }
 
 /// Median (mean of the middle two for an even count); 0 for none.
@@ -876,6 +939,16 @@ fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
             );
         }
     }
+    if r.series.iter().any(|se| se.label == "circle") {
+        let _ = writeln!(
+            s,
+            "\n`circle` does not keep its density: the ring's radius grows as sqrt(N) \
+             (the benchmark's formula), so the spacing along the ring shrinks as \
+             1/sqrt(N) — below an agent's diameter from 10k on — and every agent has \
+             more candidates within the neighbour distance of 15 as N grows. A rising \
+             per-agent cost is built into that scenario."
+        );
+    }
     let _ = writeln!(s);
 
     let _ = writeln!(s, "## Threads\n");
@@ -884,7 +957,9 @@ fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
     } else {
         let _ = writeln!(
             s,
-            "`flock` on explicit rayon pools of 1 and 2 threads (same bits either way).\n"
+            "`flock` on explicit rayon pools of 1 and 2 threads (same bits either way), \
+             the two runs' ticks interleaved so that other load on the machine weighs \
+             on both alike.\n"
         );
         let _ = writeln!(
             s,
