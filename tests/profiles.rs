@@ -156,3 +156,49 @@ fn damaged_profiles_give_errors_not_panics() {
     }
     assert!(parsed > 10);
 }
+
+#[test]
+fn a_second_target_drives_interpose() {
+    let src = r##"
+[world]
+ticks = 10
+
+[[groups]]
+name = "vips"
+count = 2
+spawn = { shape = "line", from = [-10, 0], to = [10, 0] }
+max_speed = 0.0
+
+[[groups]]
+name = "stewards"
+count = 1
+spawn = { shape = "box", centre = [0, -15], size = [1, 1] }
+target = { point = [-10, 0] }
+target2 = { point = [10, 0] }
+
+[[groups.behaviours]]
+kind = "interpose"
+"##;
+    let profile =
+        scenario::parse_profile(src, "bodyguard.toml").unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut s = Scenario::build(&profile).unwrap();
+    for _ in 0..600 {
+        s.step().unwrap();
+    }
+    let w = s.world();
+    let steward = w.ids()[w.group_indices().iter().position(|&g| g == 1).unwrap()];
+    let p = w.position(steward).unwrap();
+    assert!(
+        p.length() < 0.5,
+        "the steward stands at {p}, not between the two points"
+    );
+
+    // A moving point is only for the first target.
+    let bad = src.replace(
+        "target2 = { point = [10, 0] }",
+        "target2 = { moving_point = { path = \"loop\", speed = 1.0 } }",
+    )
+        + "\n[[paths]]\nname = \"loop\"\nlooped = true\npoints = [[0, 0], [5, 0], [5, 5]]\n";
+    let e = scenario::parse_profile(&bad, "bad.toml").unwrap_err();
+    assert!(e.render().contains("target2"), "{}", e.render());
+}

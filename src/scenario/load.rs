@@ -42,6 +42,34 @@ pub fn apply_scene(scene: &Scene, world: &mut World) -> crate::Result<()> {
     Ok(())
 }
 
+/// What one agent aims at, as found when the scenario is built.
+enum Aim {
+    None,
+    Point(Vec2),
+    /// Agent `j` of group `h`.
+    Agent(usize, usize),
+}
+
+/// The aims of a group at `pos` for a target that does not move along a path
+/// (a moving point gives none here).
+fn fixed_aims(spec: &TargetSpec, pos: &[Vec2], positions: &[Vec<Vec2>]) -> Vec<Aim> {
+    match *spec {
+        TargetSpec::Point(t) => pos.iter().map(|_| Aim::Point(t)).collect(),
+        TargetSpec::Antipode { centre } => {
+            pos.iter().map(|&s| Aim::Point(centre * 2.0 - s)).collect()
+        }
+        TargetSpec::AgentOfGroup(h) => {
+            let near = Nearest::new(&positions[h]);
+            pos.iter()
+                .map(|&s| near.nearest(s).map_or(Aim::None, |j| Aim::Agent(h, j)))
+                .collect()
+        }
+        TargetSpec::None | TargetSpec::MovingPoint { .. } => {
+            pos.iter().map(|_| Aim::None).collect()
+        }
+    }
+}
+
 /// A group as built: its engine id, name, agent count and picture colour.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroupInfo {
@@ -105,31 +133,15 @@ impl Scenario {
             .map(|(g, rng)| g.spawn.place(g.count, rng))
             .collect();
 
-        // Targets: what each agent aims at, and where that is now.
-        enum Aim {
-            None,
-            Point(Vec2),
-            Agent(usize, usize),
-        }
         let mut aims: Vec<Vec<Aim>> = Vec::with_capacity(p.groups.len());
         let mut movers = Vec::new();
         let mut markers = Vec::new();
         for (gi, g) in p.groups.iter().enumerate() {
             let pos = &positions[gi];
             let aim: Vec<Aim> = match g.target {
-                TargetSpec::None => pos.iter().map(|_| Aim::None).collect(),
                 TargetSpec::Point(t) => {
                     markers.push((gi, t));
-                    pos.iter().map(|_| Aim::Point(t)).collect()
-                }
-                TargetSpec::Antipode { centre } => {
-                    pos.iter().map(|&s| Aim::Point(centre * 2.0 - s)).collect()
-                }
-                TargetSpec::AgentOfGroup(h) => {
-                    let near = Nearest::new(&positions[h]);
-                    pos.iter()
-                        .map(|&s| near.nearest(s).map_or(Aim::None, |j| Aim::Agent(h, j)))
-                        .collect()
+                    fixed_aims(&g.target, pos, &positions)
                 }
                 TargetSpec::MovingPoint {
                     path,
@@ -148,9 +160,16 @@ impl Scenario {
                         .map(|&d| Aim::Point(route.point_at(d)))
                         .collect()
                 }
+                ref fixed => fixed_aims(fixed, pos, &positions),
             };
             aims.push(aim);
         }
+        let aims2: Vec<Vec<Aim>> = p
+            .groups
+            .iter()
+            .zip(&positions)
+            .map(|(g, pos)| fixed_aims(&g.target2, pos, &positions))
+            .collect();
         let mut leaders = Vec::new();
         for q in &p.squads {
             let lead_pos =
@@ -192,6 +211,16 @@ impl Scenario {
                 if let Aim::Agent(h, j) = *aim {
                     world.set_target(ids[gi][k], Target::Agent(ids[h][j]))?;
                 }
+            }
+        }
+        for (gi, group_aims) in aims2.iter().enumerate() {
+            for (k, aim) in group_aims.iter().enumerate() {
+                let t = match *aim {
+                    Aim::None => continue,
+                    Aim::Point(t) => Target::Point(t),
+                    Aim::Agent(h, j) => Target::Agent(ids[h][j]),
+                };
+                world.set_target2(ids[gi][k], t)?;
             }
         }
         let movers = movers

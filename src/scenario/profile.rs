@@ -138,6 +138,8 @@ pub struct GroupSpec {
     pub body: BodySpec,
     /// What they aim at (squads override it for followers).
     pub target: TargetSpec,
+    /// The second target (interpose), never a moving point.
+    pub target2: TargetSpec,
     /// Colour in pictures, if the profile gives one.
     pub colour: Option<[u8; 3]>,
 }
@@ -230,6 +232,7 @@ impl Profile {
                 count,
                 spawn: g.spawn.scaled(s),
                 target: g.target.scaled(s),
+                target2: g.target2.scaled(s),
                 ..g.clone()
             })
             .collect::<Vec<_>>();
@@ -733,6 +736,20 @@ fn validate_group(
         Some(t) => validate_target(&k("target"), t, &g.name, doc, scene, &spawn)?,
         None => TargetSpec::None,
     };
+    let target2 = match &g.target2 {
+        Some(t) => {
+            let key = k("target2");
+            let t2 = validate_target(&key, t, &g.name, doc, scene, &spawn)?;
+            if matches!(t2, TargetSpec::MovingPoint { .. }) {
+                return Err(Problem::new(
+                    format!("{key}.moving_point"),
+                    "a moving point can only be the first target",
+                ));
+            }
+            t2
+        }
+        None => TargetSpec::None,
+    };
     let colour = match &g.colour {
         Some(c) => Some(parse_colour(&k("colour"), c)?),
         None => None,
@@ -745,6 +762,7 @@ fn validate_group(
         config,
         body,
         target,
+        target2,
         colour,
     })
 }

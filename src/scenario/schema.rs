@@ -154,6 +154,10 @@ pub struct GroupDoc {
     /// What targeted behaviours aim at. Default none.
     #[serde(default)]
     pub target: Option<TargetDoc>,
+    /// The second target (the second agent of `interpose`): a point, an
+    /// antipode or `agent_of_group`. Default none.
+    #[serde(default)]
+    pub target2: Option<TargetDoc>,
     /// Colour in pictures, `"#rrggbb"`; default from a palette.
     #[serde(default)]
     pub colour: Option<String>,
