@@ -99,7 +99,8 @@ pub fn ease_heading(heading: f32, vel: Vec2, turn_rate: f32, min_speed: f32, dt:
     if vel.length_squared() <= min_speed * min_speed || vel.length_squared() == 0.0 {
         return heading;
     }
-    let goal = crate::math::vec_to_heading(vel);
+    // Heading convention: atan2(x, y) (clockwise from +y).
+    let goal = crate::math::fast_atan2(vel.x, vel.y);
     let t = (turn_rate * dt).min(1.0);
     wrap_angle(heading + wrap_angle(goal - heading) * t)
 }
