@@ -37,7 +37,7 @@ use crate::combine::{accumulate_force, dither_pick, Combination};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
 use crate::group::{Behaviour, GroupConfig, Movement, PathId};
 use crate::integrate::{ease_heading, integrate_angular, integrate_linear, Integrator, Limits};
-use crate::math::truncate;
+use crate::math::{normalize_or_zero, truncate};
 use crate::rng::AgentRng;
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex};
@@ -510,6 +510,7 @@ impl World {
         finite_vec("velocity", v)?;
         let row = self.row(id)?;
         self.cols.vel[row] = truncate(v, self.cols.max_speed[row]);
+        self.cols.dir[row] = normalize_or_zero(self.cols.vel[row]);
         Ok(())
     }
 
@@ -553,6 +554,7 @@ impl World {
         self.cols.max_speed[row] = max_speed;
         self.cols.max_force[row] = max_force;
         self.cols.vel[row] = truncate(self.cols.vel[row], max_speed);
+        self.cols.dir[row] = normalize_or_zero(self.cols.vel[row]);
         Ok(())
     }
 
@@ -786,6 +788,7 @@ impl World {
             group,
             pos,
             vel,
+            dir,
             heading,
             rotation,
             mass,
@@ -805,6 +808,7 @@ impl World {
             group,
             pos,
             vel,
+            dir,
             heading,
             rotation,
             mass,
@@ -870,6 +874,7 @@ impl World {
             group,
             pos,
             vel,
+            dir,
             heading,
             rotation,
             mass,
@@ -884,9 +889,10 @@ impl World {
             .zip(vel.par_iter_mut())
             .zip(heading.par_iter_mut())
             .zip(rotation.par_iter_mut())
+            .zip(dir.par_iter_mut())
             .enumerate()
             .with_min_len(INTEGRATE_MIN_LEN)
-            .map(|(row, (((p, v), h), w))| {
+            .map(|(row, ((((p, v), h), w), d))| {
                 let gi = group[row] as usize;
                 let g = &groups[gi];
                 let o = &out[row];
@@ -940,6 +946,7 @@ impl World {
                 };
                 *p = np;
                 *v = nv;
+                *d = normalize_or_zero(nv);
                 *h = nh;
                 *w = nw;
                 (0, crossed)
@@ -958,6 +965,7 @@ struct SteerCtx<'a> {
     group: &'a [u16],
     pos: &'a [Vec2],
     vel: &'a [Vec2],
+    dir: &'a [Vec2],
     heading: &'a [f32],
     rotation: &'a [f32],
     mass: &'a [f32],
@@ -1089,6 +1097,7 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
         s.neighbours.extend(s.rows.iter().map(|&r| Neighbour {
             pos: ctx.pos[r as usize],
             vel: ctx.vel[r as usize],
+            dir: ctx.dir[r as usize],
             key: ctx.id[r as usize].index(),
         }));
     }

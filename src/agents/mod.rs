@@ -182,6 +182,8 @@ pub(crate) struct Columns {
     pub group: Vec<u16>,
     pub pos: Vec<Vec2>,
     pub vel: Vec<Vec2>,
+    /// Unit velocity (zero when still), kept in step with `vel`.
+    pub dir: Vec<Vec2>,
     pub heading: Vec<f32>,
     pub rotation: Vec<f32>,
     pub mass: Vec<f32>,
@@ -205,6 +207,7 @@ macro_rules! for_each_column {
         $m!(group);
         $m!(pos);
         $m!(vel);
+        $m!(dir);
         $m!(heading);
         $m!(rotation);
         $m!(mass);
@@ -245,8 +248,9 @@ impl Columns {
         self.id.push(id);
         self.group.push(spec.group.0);
         self.pos.push(spec.position);
-        self.vel
-            .push(crate::math::truncate(spec.velocity, spec.max_speed));
+        let vel = crate::math::truncate(spec.velocity, spec.max_speed);
+        self.vel.push(vel);
+        self.dir.push(crate::math::normalize_or_zero(vel));
         self.heading.push(crate::math::wrap_angle(heading));
         self.rotation.push(0.0);
         self.mass.push(spec.mass);

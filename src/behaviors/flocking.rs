@@ -17,9 +17,25 @@ pub struct Neighbour {
     pub pos: Vec2,
     /// Velocity.
     pub vel: Vec2,
+    /// Unit velocity (zero when still): the neighbour's heading for alignment.
+    /// The world keeps it as a column, computed once per agent per tick.
+    pub dir: Vec2,
     /// A stable key of the neighbour (its handle's slot), used to break the tie
     /// between coincident agents deterministically.
     pub key: u32,
+}
+
+impl Neighbour {
+    /// A neighbour at `pos` moving at `vel` (its unit velocity derived).
+    #[must_use]
+    pub fn new(pos: Vec2, vel: Vec2, key: u32) -> Self {
+        Self {
+            pos,
+            vel,
+            dir: normalize_or_zero(vel),
+            key,
+        }
+    }
 }
 
 /// Which separation formula to use.
@@ -194,7 +210,7 @@ pub fn flock_forces(
         if d_sq <= r_sq {
             push += inverse_distance_push(away, d_sq, my_key, n.key);
         }
-        headings += normalize_or_zero(n.vel);
+        headings += n.dir;
         positions += n.pos;
     }
     let dir = normalize_or_zero(headings);
@@ -226,7 +242,7 @@ pub fn cohesion(me: &AgentState, neighbours: &[Neighbour]) -> Vec2 {
 /// (no neighbours, or headings that cancel).
 #[must_use]
 pub fn alignment(me: &AgentState, neighbours: &[Neighbour]) -> Vec2 {
-    let mean: Vec2 = neighbours.iter().map(|n| normalize_or_zero(n.vel)).sum();
+    let mean: Vec2 = neighbours.iter().map(|n| n.dir).sum();
     let dir = normalize_or_zero(mean);
     if dir == Vec2::ZERO {
         return Vec2::ZERO;
@@ -239,11 +255,7 @@ mod tests {
     use super::*;
 
     fn n(x: f32, y: f32, key: u32) -> Neighbour {
-        Neighbour {
-            pos: Vec2::new(x, y),
-            vel: Vec2::ZERO,
-            key,
-        }
+        Neighbour::new(Vec2::new(x, y), Vec2::ZERO, key)
     }
 
     #[test]
@@ -303,16 +315,12 @@ mod tests {
             (state >> 8) as f32 / (1u32 << 24) as f32 * 4.0 - 2.0
         };
         let mut ns: Vec<Neighbour> = (0..12)
-            .map(|k| Neighbour {
-                pos: Vec2::new(next(), next()),
-                vel: Vec2::new(next(), next()),
-                key: k,
-            })
+            .map(|k| Neighbour::new(Vec2::new(next(), next()), Vec2::new(next(), next()), k))
             .collect();
         // Coincident, nearly coincident and still neighbours.
         ns[3].pos = me.pos;
         ns[4].pos = me.pos + Vec2::new(1e-4, 0.0);
-        ns[5].vel = Vec2::ZERO;
+        ns[5] = Neighbour::new(ns[5].pos, Vec2::ZERO, ns[5].key);
         for len in [0, 1, 5, 12] {
             for kind in [SeparationKind::InverseDistance, SeparationKind::Average] {
                 for radius in [f32::INFINITY, 1.0] {
@@ -344,10 +352,8 @@ mod tests {
         assert!((f - e).length() < 1e-6);
         // Neighbours heading +y and -x: mean direction (-0.7071, 0.7071), times max
         // speed 2 = (-1.4142, 1.4142), minus velocity (1,0) = (-2.4142, 1.4142).
-        let mut a = n(0.0, 0.0, 1);
-        a.vel = Vec2::new(0.0, 3.0);
-        let mut b = n(0.0, 0.0, 2);
-        b.vel = Vec2::new(-1.0, 0.0);
+        let a = Neighbour::new(Vec2::ZERO, Vec2::new(0.0, 3.0), 1);
+        let b = Neighbour::new(Vec2::ZERO, Vec2::new(-1.0, 0.0), 2);
         let f = alignment(&me, &[a, b]);
         let s2 = std::f32::consts::SQRT_2;
         assert!((f - Vec2::new(-s2 - 1.0, s2)).length() < 1e-5);

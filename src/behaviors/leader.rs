@@ -203,11 +203,7 @@ mod tests {
         assert!(close(f, Vec2::ZERO), "{f}");
         // Separation (seed 002's average form, MAX_SEPARATION 2) from a follower at
         // (3,-80): -(3,0) normalised * 2 = (-2,0).
-        let n = Neighbour {
-            pos: v(3.0, -80.0),
-            vel: Vec2::ZERO,
-            key: 2,
-        };
+        let n = Neighbour::new(v(3.0, -80.0), Vec2::ZERO, 2);
         let avg = SeparationParams {
             kind: SeparationKind::Average,
             ..s
@@ -223,11 +219,7 @@ mod tests {
         // Follower on top of a still leader, a coincident follower.
         let me = AgentState::default();
         let l = leader(Vec2::ZERO, Vec2::ZERO, 1.0);
-        let n = Neighbour {
-            pos: Vec2::ZERO,
-            vel: Vec2::ZERO,
-            key: 9,
-        };
+        let n = Neighbour::new(Vec2::ZERO, Vec2::ZERO, 9);
         let f = leader_follow(&me, 1, &l, LeaderSight::InSight, &[n], &s, &p);
         assert!(f.is_finite(), "{f}");
         assert!(behind_point(&l, &p).is_finite());
