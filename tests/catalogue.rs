@@ -556,3 +556,73 @@ fn degenerate_scene_input_is_an_error_or_finite() {
         assert!(w.forces().all(|f| f.is_finite()));
     }
 }
+
+#[test]
+fn agents_that_give_way_clear_the_leaders_path() {
+    // A leader walks along +x through a column of agents; those that give way
+    // step out of its sight, those that don't stay in its way.
+    let run = |give_way: bool| {
+        let mut w = World::default();
+        let leader_g = w.add_group(GroupConfig::new("leader")).unwrap();
+        let followers = w
+            .add_group(GroupConfig::new("followers").with(
+                Behaviour::LeaderFollow {
+                    leader: LeaderParams {
+                        behind_distance: 3.0,
+                        sight_radius: 2.0,
+                        slowing_radius: 4.0,
+                        evade: EvadeParams::default(),
+                    },
+                    separation: SeparationParams::default(),
+                },
+                1.0,
+            ))
+            .unwrap();
+        let mut crowd = GroupConfig::new("crowd");
+        if give_way {
+            crowd = crowd.with(Behaviour::GiveWay(EvadeParams::default()), 1.0);
+        }
+        let crowd = w.add_group(crowd).unwrap();
+        let leader = w
+            .spawn(
+                AgentSpec::new(leader_g, Vec2::new(-10.0, 0.0))
+                    .with_limits(1.0, 1.0, 1.0)
+                    .with_velocity(Vec2::X),
+            )
+            .unwrap();
+        w.spawn(
+            AgentSpec::new(followers, Vec2::new(-14.0, 0.0)).with_target(Target::Agent(leader)),
+        )
+        .unwrap();
+        let column: Vec<AgentId> = (0..9)
+            .map(|i| {
+                let p = Vec2::new(0.0, i as f32 * 0.5 - 2.0);
+                w.spawn(AgentSpec::new(crowd, p).with_limits(1.0, 3.0, 6.0))
+                    .unwrap()
+            })
+            .collect();
+        let (mut marked, mut in_way) = (0, 0);
+        for _ in 0..600 {
+            w.step(DT).unwrap();
+            let lp = w.position(leader).unwrap();
+            let ahead = lp + w.velocity(leader).unwrap().normalize_or_zero() * 3.0;
+            for &id in &column {
+                marked += usize::from(w.in_sight_of(id).unwrap() == Some(leader));
+                let p = w.position(id).unwrap();
+                in_way += usize::from(p.distance(lp) <= 2.0 || p.distance(ahead) <= 2.0);
+            }
+        }
+        (marked, in_way)
+    };
+    let (marked_polite, in_way_polite) = run(true);
+    let (marked_rude, in_way_rude) = run(false);
+    // Agents that don't watch leaders are never marked, and the leader walks
+    // straight through them; polite ones are marked while in the way and get out
+    // of it, so they spend far fewer ticks in its sight.
+    assert_eq!(marked_rude, 0);
+    assert!(marked_polite > 0);
+    assert!(
+        in_way_polite * 3 < in_way_rude,
+        "in the way {in_way_polite} agent-ticks giving way vs {in_way_rude} not"
+    );
+}

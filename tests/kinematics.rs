@@ -298,3 +298,29 @@ fn bad_kinematic_input_is_an_error_or_finite() {
         }
     }
 }
+
+#[test]
+fn align_turns_to_the_target_agents_heading() {
+    let mut w = World::default();
+    let still = w.add_group(GroupConfig::new("still")).unwrap();
+    let aligners = w
+        .add_group(GroupConfig::new("align").with(Behaviour::Align(AlignParams::default()), 1.0))
+        .unwrap();
+    let model = w
+        .spawn(AgentSpec::new(still, Vec2::new(5.0, 0.0)).with_heading(-2.0))
+        .unwrap();
+    let a = w
+        .spawn(
+            AgentSpec::new(aligners, Vec2::ZERO)
+                .with_heading(1.0)
+                .with_target(Target::Agent(model)),
+        )
+        .unwrap();
+    for _ in 0..120 {
+        w.step(1.0 / 30.0).unwrap();
+    }
+    let err = throng::math::wrap_angle(w.heading(a).unwrap() + 2.0).abs();
+    assert!(err < 0.05, "heading off by {err}");
+    // It turned in place: align is angular only.
+    assert!(w.position(a).unwrap().length() < 1e-6);
+}
