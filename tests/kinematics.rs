@@ -324,3 +324,19 @@ fn align_turns_to_the_target_agents_heading() {
     // It turned in place: align is angular only.
     assert!(w.position(a).unwrap().length() < 1e-6);
 }
+
+#[test]
+fn kinematic_flee_runs_straight_away_at_full_speed() {
+    let threat = Vec2::new(3.0, 4.0);
+    let (mut w, a) = kinematic_world(Behaviour::KinematicFlee, 2.0, threat);
+    let mut last = w.position(a).unwrap().distance(threat);
+    for _ in 0..100 {
+        w.step(0.1).unwrap();
+        let d = w.position(a).unwrap().distance(threat);
+        assert!(d > last, "{d} <= {last}");
+        last = d;
+    }
+    // Directly away from (3,4): along (-0.6,-0.8), at max speed 2.
+    let v = w.velocity(a).unwrap();
+    assert!((v - Vec2::new(-1.2, -1.6)).length() < 1e-4, "{v}");
+}
