@@ -38,8 +38,9 @@ pub fn crowd(n: usize) -> Vec<Vec2> {
     perm.iter().map(|&i| raw[i as usize]).collect()
 }
 
-/// One full neighbour pass: rows in chunks of `chunk`, one gather per chunk, one
-/// neighbour list per row. Returns the total neighbour count.
+/// One full neighbour pass as the world's steering pass runs it: rows in chunks of
+/// `chunk`, one gather per chunk, one `scan_neighbours` list per row. Returns the
+/// total neighbour count.
 pub fn neighbour_pass(
     index: &SpatialIndex,
     positions: &[Vec2],
@@ -53,7 +54,7 @@ pub fn neighbour_pass(
             let rows = start..start + counts.len();
             bn.gather(index, positions, rows.clone(), RADIUS);
             for (row, c) in rows.zip(counts.iter_mut()) {
-                bn.neighbours(positions, row, RADIUS, CAP, out);
+                bn.scan_neighbours(index, positions, row, RADIUS, CAP, out);
                 *c = out.len() as u32;
             }
         },

@@ -246,14 +246,7 @@ mod tests {
     fn progress_keeps_to_its_part_of_a_self_crossing_path() {
         // The last segment (5,10) -> (5,-5) crosses the first at (5,0): distance 5
         // on the first pass, 35 on the second.
-        let p = Path::open(vec![
-            v(0.0, 0.0),
-            v(10.0, 0.0),
-            v(10.0, 10.0),
-            v(5.0, 10.0),
-            v(5.0, -5.0),
-        ])
-        .unwrap();
+        let p = Path::self_crossing_example();
         let params = PathFollowParams::default();
         let (_, first) = follow_path(&agent(v(5.0, 0.1), v(0.0, -1.0)), &p, 3.0, &params);
         assert!((first - 5.0).abs() < 1e-4, "{first}");

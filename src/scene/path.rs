@@ -51,6 +51,22 @@ impl From<Path> for PathDef {
     }
 }
 
+#[cfg(test)]
+impl Path {
+    /// Test fixture: (0,0) -> (10,0) -> (10,10) -> (5,10) -> (5,-5), whose last
+    /// segment (distance 25..40) crosses the first at (5,0) (distance 5 or 35).
+    pub(crate) fn self_crossing_example() -> Self {
+        Self::open(vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(10.0, 0.0),
+            Vec2::new(10.0, 10.0),
+            Vec2::new(5.0, 10.0),
+            Vec2::new(5.0, -5.0),
+        ])
+        .expect("a valid path")
+    }
+}
+
 impl Path {
     /// An open path through `points`: it ends at the last point.
     ///
@@ -338,14 +354,7 @@ mod tests {
     fn project_respects_progress_on_a_self_crossing_path() {
         // (0,0) -> (10,0) -> (10,10) -> (5,10) -> (5,-5): the last segment
         // (distance 25..40) crosses the first at (5,0), distance 5 or 35.
-        let p = Path::open(vec![
-            v(0.0, 0.0),
-            v(10.0, 0.0),
-            v(10.0, 10.0),
-            v(5.0, 10.0),
-            v(5.0, -5.0),
-        ])
-        .unwrap();
+        let p = Path::self_crossing_example();
         let at = v(5.0, 0.0);
         assert_eq!(p.project(at, 2.0, 5.0).0, 5.0);
         assert_eq!(p.project(at, 33.0, 5.0).0, 35.0);
