@@ -595,7 +595,7 @@ impl BatchNeighbours {
                         e - s
                     })
                     .sum();
-                grow_keys(keys, &mut self.select, most);
+                grow_keys(keys, &mut self.select, most + GROUP);
                 let entries = g.entries();
                 let mut found = 0;
                 for cy in cy0..=cy1 {
@@ -623,10 +623,10 @@ impl BatchNeighbours {
                     cy.saturating_sub(k) as usize,
                     (cy.saturating_add(k) as usize).min(c.rows - 1),
                 );
-                let most = (b0..=b1)
+                let most: usize = (b0..=b1)
                     .map(|b| (c.off[b * c.cols + c1 + 1] - c.off[b * c.cols + c0]) as usize)
                     .sum();
-                grow_keys(keys, &mut self.select, most);
+                grow_keys(keys, &mut self.select, most + GROUP);
                 let entries = (&c.xs[..], &c.ys[..], &c.ids[..]);
                 let mut found = 0;
                 for b in b0..=b1 {
@@ -663,7 +663,7 @@ fn grow_keys(keys: &mut Vec<u64>, select: &mut Vec<u64>, n: usize) {
 /// `r2` of `p`, except `row` itself; returns the new count. The entries are read in
 /// groups of [`GROUP`] (the arrays carry [`GROUP`] never-matching entries at their
 /// end, so this stays in bounds); lanes past `e` are masked off. `keys` must have room
-/// for `found + (e - s)` keys.
+/// for `found + (e - s)` keys plus [`GROUP`] (every lane of a group is written).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn scan_run(
@@ -694,31 +694,37 @@ fn scan_run(
         if left < GROUP {
             mask &= (1 << left) - 1;
         }
-        while mask != 0 {
-            let l = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let id = gi[l];
-            if let Some(slot) = keys.get_mut(found) {
+        // Branch-free compaction: every lane's key is written at the next free slot,
+        // which advances only for a match (the number of matches per group is too
+        // irregular for a branch to predict).
+        let Some(out) = keys.get_mut(found..found + GROUP) else {
+            break;
+        };
+        let mut n = 0;
+        for (l, &id) in gi.iter().enumerate() {
+            if let Some(slot) = out.get_mut(n) {
                 *slot = key(d2[l], id);
             }
-            found += usize::from(id != row);
+            n += ((mask >> l) & 1 & u32::from(id != row)) as usize;
         }
+        found += n;
         i += GROUP;
     }
     found
 }
 
 /// Squared distances ([`dist2`]) from `p` to one group of entries, and the bit mask of
-/// those within `r2` (bit `l` for lane `l`).
+/// those within `r2` (bit `l` for lane `l`): one 4-lane vector (SSE on x86-64, NEON on
+/// aarch64), whose compare and sign-bit extraction build the mask.
 #[inline(always)]
 fn group_dist2(gx: &[f32; GROUP], gy: &[f32; GROUP], p: Vec2, r2: f32) -> ([f32; GROUP], u32) {
-    let mut d2 = [0.0f32; GROUP];
-    let mut mask = 0u32;
-    for l in 0..GROUP {
-        d2[l] = dist2(p.x, p.y, gx[l], gy[l]);
-        mask |= u32::from(d2[l] <= r2) << l;
-    }
-    (d2, mask)
+    use wide::f32x4;
+    // `dist2`: dx = q.x - p.x, dy = q.y - p.y, dx * dx + dy * dy, in that order.
+    let dx = f32x4::new(*gx) - f32x4::splat(p.x);
+    let dy = f32x4::new(*gy) - f32x4::splat(p.y);
+    let d2 = dx * dx + dy * dy;
+    let mask = d2.simd_le(f32x4::splat(r2)).to_bitmask();
+    (d2.to_array(), mask)
 }
 
 /// Write the rows of the keys `keys[..n]` (in their order) to `out`, keeping only the
