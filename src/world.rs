@@ -156,7 +156,6 @@ struct SightScratch {
 #[derive(Default)]
 struct SteerScratch {
     batch: BatchNeighbours,
-    rows: Vec<u32>,
     neighbours: Vec<Neighbour>,
 }
 
@@ -1086,15 +1085,14 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
     let me = ctx.state(row);
     s.neighbours.clear();
     if ctx.traits[g_idx].needs_neighbours {
-        s.batch.scan_neighbours(
+        let rows = s.batch.scan(
             ctx.index,
             ctx.pos,
             row,
             g.neighbour_radius,
             g.max_neighbours,
-            &mut s.rows,
         );
-        s.neighbours.extend(s.rows.iter().map(|&r| Neighbour {
+        s.neighbours.extend(rows.iter().map(|&r| Neighbour {
             pos: ctx.pos[r as usize],
             vel: ctx.vel[r as usize],
             dir: ctx.dir[r as usize],

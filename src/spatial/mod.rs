@@ -320,6 +320,8 @@ pub struct BatchNeighbours {
     keys: Vec<u64>,
     /// Scratch for selecting the nearest keys of an over-full list.
     select: Vec<u64>,
+    /// Rows matched by the current row's scan (length kept between rows).
+    hits: Vec<u32>,
     /// Rows the last gather covered.
     rows: Range<usize>,
     /// Radius (cleaned) the last gather covered.
@@ -576,18 +578,31 @@ impl BatchNeighbours {
         out: &mut Vec<u32>,
     ) {
         out.clear();
+        out.extend_from_slice(self.scan(index, positions, row, r, cap));
+    }
+
+    /// [`scan_neighbours`](Self::scan_neighbours) without the copy: the rows are
+    /// returned in this scratch's own buffer, valid until its next use.
+    pub fn scan(
+        &mut self,
+        index: &SpatialIndex,
+        positions: &[Vec2],
+        row: usize,
+        r: f32,
+        cap: usize,
+    ) -> &[u32] {
         let r = clean_radius(r);
         if row >= addressable(positions.len()) || cap == 0 {
-            return;
+            return &[];
         }
         let p = positions[row];
         let reach = pad(r);
         let (r2, me) = (r * r, row as u32);
-        let keys = &mut self.keys;
+        let hits = &mut self.hits;
         let found = match &index.inner {
             Inner::Grid(g) if g.len() == positions.len() && (reach * reach).is_finite() => {
                 let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
-                    return;
+                    return &[];
                 };
                 let most: usize = (cy0..=cy1)
                     .map(|cy| {
@@ -595,12 +610,12 @@ impl BatchNeighbours {
                         e - s
                     })
                     .sum();
-                grow_keys(keys, &mut self.select, most + GROUP);
+                grow_hits(hits, most + GROUP);
                 let entries = g.entries();
                 let mut found = 0;
                 for cy in cy0..=cy1 {
                     let (s, e) = g.run(cy, cx0, cx1);
-                    found = scan_run(entries, s, e, p, r2, me, keys, found);
+                    found = scan_run(entries, s, e, p, r2, me, hits, found);
                 }
                 found
             }
@@ -609,10 +624,10 @@ impl BatchNeighbours {
             {
                 let c = &self.cands;
                 let Some(&[cx, cy]) = c.row_cell.get(row - self.rows.start) else {
-                    return;
+                    return &[];
                 };
                 if cx == NO_CELL || c.cols == 0 {
-                    return;
+                    return &[];
                 }
                 let k = c.reach_cells;
                 let (c0, c1) = (
@@ -626,44 +641,71 @@ impl BatchNeighbours {
                 let most: usize = (b0..=b1)
                     .map(|b| (c.off[b * c.cols + c1 + 1] - c.off[b * c.cols + c0]) as usize)
                     .sum();
-                grow_keys(keys, &mut self.select, most + GROUP);
+                grow_hits(hits, most + GROUP);
                 let entries = (&c.xs[..], &c.ys[..], &c.ids[..]);
                 let mut found = 0;
                 for b in b0..=b1 {
                     let s = c.off[b * c.cols + c0] as usize;
                     let e = c.off[b * c.cols + c1 + 1] as usize;
-                    found = scan_run(entries, s, e, p, r2, me, keys, found);
+                    found = scan_run(entries, s, e, p, r2, me, hits, found);
                 }
                 found
             }
             _ => {
-                brute::brute_keys(positions, row, r, keys);
-                keys.len()
+                brute::brute_keys(positions, row, r, &mut self.keys);
+                hits.clear();
+                hits.extend(self.keys.iter().map(|&k| k as u32));
+                hits.len()
             }
         };
-        finish_in_scan_order(&mut self.keys, &mut self.select, found, cap, out);
+        let found = found.min(self.hits.len());
+        if found <= cap {
+            return &self.hits[..found];
+        }
+        // Over-full: keep the `cap` nearest by `(d2, row)`, in scan order. The keys
+        // are recomputed with the scan's own distance arithmetic ([`dist2`]).
+        let hits = &mut self.hits[..found];
+        let keys = &mut self.keys;
+        keys.clear();
+        keys.extend(hits.iter().map(|&h| {
+            let q = positions[h as usize];
+            key(dist2(p.x, p.y, q.x, q.y), h)
+        }));
+        let select = &mut self.select;
+        select.clear();
+        select.extend_from_slice(keys);
+        // Keys are distinct (rows are), so exactly `cap` keys are <= the cap-th smallest.
+        let (_, &mut last, _) = select.select_nth_unstable(cap - 1);
+        let mut kept = 0;
+        for &k in keys.iter() {
+            if k <= last {
+                // Truncation keeps the low 32 bits of a key: the row.
+                hits[kept] = k as u32;
+                kept += 1;
+            }
+        }
+        &self.hits[..kept]
     }
 }
 
-/// Fewest keys the per-row buffers hold once used: room for the windows of dense
-/// crowds from the start, so that they rarely grow after warm-up.
-const MIN_KEYS: usize = 512;
+/// Fewest entries the per-row hit buffer holds once used: room for the windows of
+/// dense crowds from the start, so that it rarely grows after warm-up.
+const MIN_HITS: usize = 512;
 
-/// Make room for `n` keys in `keys` (and as many in `select`, which never holds more).
+/// Make room for `n` row ids in `hits` (its length is kept between rows: whoever
+/// fills it writes before reading).
 #[inline]
-fn grow_keys(keys: &mut Vec<u64>, select: &mut Vec<u64>, n: usize) {
-    if keys.len() < n {
-        let len = n.next_power_of_two().max(MIN_KEYS);
-        keys.resize(len, 0);
-        select.reserve(len);
+fn grow_hits(hits: &mut Vec<u32>, n: usize) {
+    if hits.len() < n {
+        hits.resize(n.next_power_of_two().max(MIN_HITS), 0);
     }
 }
 
-/// Append to `keys` (from `keys[found]` on) the keys of the entries `s..e` within
+/// Append to `hits` (from `hits[found]` on) the rows of the entries `s..e` within
 /// `r2` of `p`, except `row` itself; returns the new count. The entries are read in
 /// groups of [`GROUP`] (the arrays carry [`GROUP`] never-matching entries at their
-/// end, so this stays in bounds); lanes past `e` are masked off. `keys` must have room
-/// for `found + (e - s)` keys plus [`GROUP`] (every lane of a group is written).
+/// end, so this stays in bounds); lanes past `e` are masked off. `hits` must have room
+/// for `found + (e - s)` ids plus [`GROUP`] (every lane of a group is written).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn scan_run(
@@ -673,7 +715,7 @@ fn scan_run(
     p: Vec2,
     r2: f32,
     row: u32,
-    keys: &mut [u64],
+    hits: &mut [u32],
     mut found: usize,
 ) -> usize {
     let mut i = s;
@@ -689,21 +731,20 @@ fn scan_run(
         else {
             break;
         };
-        let (d2, mut mask) = group_dist2(gx, gy, p, r2);
-        let left = e - i;
-        if left < GROUP {
-            mask &= (1 << left) - 1;
-        }
-        // Branch-free compaction: every lane's key is written at the next free slot,
+        let mut mask = group_mask(gx, gy, p, r2);
+        // Lanes past the run's end are masked off (without a branch: whether this is
+        // the run's last, partial group is as irregular as the run lengths).
+        mask &= (1 << (e - i).min(GROUP)) - 1;
+        // Branch-free compaction: every lane's id is written at the next free slot,
         // which advances only for a match (the number of matches per group is too
         // irregular for a branch to predict).
-        let Some(out) = keys.get_mut(found..found + GROUP) else {
+        let Some(out) = hits.get_mut(found..found + GROUP) else {
             break;
         };
         let mut n = 0;
         for (l, &id) in gi.iter().enumerate() {
             if let Some(slot) = out.get_mut(n) {
-                *slot = key(d2[l], id);
+                *slot = id;
             }
             n += ((mask >> l) & 1 & u32::from(id != row)) as usize;
         }
@@ -713,40 +754,17 @@ fn scan_run(
     found
 }
 
-/// Squared distances ([`dist2`]) from `p` to one group of entries, and the bit mask of
-/// those within `r2` (bit `l` for lane `l`): one 4-lane vector (SSE on x86-64, NEON on
-/// aarch64), whose compare and sign-bit extraction build the mask.
+/// The bit mask (bit `l` for lane `l`) of the entries of one group within `r2` of `p`
+/// by [`dist2`]: one 4-lane vector (SSE on x86-64, NEON on aarch64), whose compare and
+/// sign-bit extraction build the mask.
 #[inline(always)]
-fn group_dist2(gx: &[f32; GROUP], gy: &[f32; GROUP], p: Vec2, r2: f32) -> ([f32; GROUP], u32) {
+fn group_mask(gx: &[f32; GROUP], gy: &[f32; GROUP], p: Vec2, r2: f32) -> u32 {
     use wide::f32x4;
     // `dist2`: dx = q.x - p.x, dy = q.y - p.y, dx * dx + dy * dy, in that order.
     let dx = f32x4::new(*gx) - f32x4::splat(p.x);
     let dy = f32x4::new(*gy) - f32x4::splat(p.y);
     let d2 = dx * dx + dy * dy;
-    let mask = d2.simd_le(f32x4::splat(r2)).to_bitmask();
-    (d2.to_array(), mask)
-}
-
-/// Write the rows of the keys `keys[..n]` (in their order) to `out`, keeping only the
-/// `cap` smallest keys when there are more. `select` is scratch.
-fn finish_in_scan_order(
-    keys: &mut [u64],
-    select: &mut Vec<u64>,
-    n: usize,
-    cap: usize,
-    out: &mut Vec<u32>,
-) {
-    let keys = &keys[..n.min(keys.len())];
-    // Truncation keeps the low 32 bits of a key: the row.
-    if keys.len() <= cap {
-        out.extend(keys.iter().map(|&k| k as u32));
-        return;
-    }
-    // Keys are distinct (rows are), so exactly `cap` keys are <= the cap-th smallest.
-    select.clear();
-    select.extend_from_slice(keys);
-    let (_, &mut last, _) = select.select_nth_unstable(cap - 1);
-    out.extend(keys.iter().filter(|&&k| k <= last).map(|&k| k as u32));
+    d2.simd_le(f32x4::splat(r2)).to_bitmask()
 }
 
 /// Per-row scan buffers: for each candidate of the row's window, its squared distance,
