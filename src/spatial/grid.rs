@@ -202,7 +202,9 @@ impl GridIndex {
         if c == NO_CELL || self.nx == 0 {
             return None;
         }
-        let (cx, cy) = (c as usize % self.nx, c as usize / self.nx);
+        // 32-bit division: cell ids fit `u32` (the cell count is bounded below it).
+        let nx = self.nx as u32;
+        let (cx, cy) = ((c % nx) as usize, (c / nx) as usize);
         let k = reach_cells(f64::from(reach) * self.inv, 1e-6) as usize;
         Some((
             cx.saturating_sub(k),

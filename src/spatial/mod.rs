@@ -604,17 +604,11 @@ impl BatchNeighbours {
                 let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
                     return &[];
                 };
-                let most: usize = (cy0..=cy1)
-                    .map(|cy| {
-                        let (s, e) = g.run(cy, cx0, cx1);
-                        e - s
-                    })
-                    .sum();
-                grow_hits(hits, most + GROUP);
                 let entries = g.entries();
                 let mut found = 0;
                 for cy in cy0..=cy1 {
                     let (s, e) = g.run(cy, cx0, cx1);
+                    grow_hits(hits, found + (e - s) + GROUP);
                     found = scan_run(entries, s, e, p, r2, me, hits, found);
                 }
                 found
@@ -638,15 +632,12 @@ impl BatchNeighbours {
                     cy.saturating_sub(k) as usize,
                     (cy.saturating_add(k) as usize).min(c.rows - 1),
                 );
-                let most: usize = (b0..=b1)
-                    .map(|b| (c.off[b * c.cols + c1 + 1] - c.off[b * c.cols + c0]) as usize)
-                    .sum();
-                grow_hits(hits, most + GROUP);
                 let entries = (&c.xs[..], &c.ys[..], &c.ids[..]);
                 let mut found = 0;
                 for b in b0..=b1 {
                     let s = c.off[b * c.cols + c0] as usize;
                     let e = c.off[b * c.cols + c1 + 1] as usize;
+                    grow_hits(hits, found + (e - s) + GROUP);
                     found = scan_run(entries, s, e, p, r2, me, hits, found);
                 }
                 found
@@ -697,8 +688,14 @@ const MIN_HITS: usize = 512;
 #[inline]
 fn grow_hits(hits: &mut Vec<u32>, n: usize) {
     if hits.len() < n {
-        hits.resize(n.next_power_of_two().max(MIN_HITS), 0);
+        grow_hits_cold(hits, n);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn grow_hits_cold(hits: &mut Vec<u32>, n: usize) {
+    hits.resize(n.next_power_of_two().max(MIN_HITS), 0);
 }
 
 /// Append to `hits` (from `hits[found]` on) the rows of the entries `s..e` within
@@ -731,7 +728,7 @@ fn scan_run(
         else {
             break;
         };
-        let mut mask = group_mask(gx, gy, p, r2);
+        let mut mask = group_mask(gx, gy, p, r2) & !lanes_equal(gi, row);
         // Lanes past the run's end are masked off (without a branch: whether this is
         // the run's last, partial group is as irregular as the run lengths).
         mask &= (1 << (e - i).min(GROUP)) - 1;
@@ -746,12 +743,22 @@ fn scan_run(
             if let Some(slot) = out.get_mut(n) {
                 *slot = id;
             }
-            n += ((mask >> l) & 1 & u32::from(id != row)) as usize;
+            n += ((mask >> l) & 1) as usize;
         }
         found += n;
         i += GROUP;
     }
     found
+}
+
+/// The bit mask (bit `l` for lane `l`) of the lanes of `ids` equal to `row`.
+#[inline(always)]
+fn lanes_equal(ids: &[u32], row: u32) -> u32 {
+    use wide::u32x4;
+    let Ok(&ids) = <&[u32; GROUP]>::try_from(ids) else {
+        return 0;
+    };
+    u32x4::new(ids).simd_eq(u32x4::splat(row)).to_bitmask()
 }
 
 /// The bit mask (bit `l` for lane `l`) of the entries of one group within `r2` of `p`
