@@ -262,8 +262,19 @@ impl Scenario {
         let time = (self.stepped as f64 * f64::from(self.profile.world.dt)) as f32;
         for m in &self.movers {
             let path = &self.profile.scene.paths[m.path];
+            // Agents of a mover usually share their start: walk the path once per
+            // distinct distance.
+            let mut last: Option<(f32, Vec2)> = None;
             for &(id, start) in &m.agents {
-                let goal = path.point_at(start + m.speed * time);
+                let d = start + m.speed * time;
+                let goal = match last {
+                    Some((ld, goal)) if ld.to_bits() == d.to_bits() => goal,
+                    _ => {
+                        let goal = path.point_at(d);
+                        last = Some((d, goal));
+                        goal
+                    }
+                };
                 self.world.set_target(id, Target::Point(goal))?;
             }
         }

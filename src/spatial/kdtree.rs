@@ -1,11 +1,19 @@
 //! The k-d tree index: kiddo's immutable tree over the positions, rebuilt every tick.
 
 use glam::Vec2;
-use kiddo::{ImmutableKdTree, SquaredEuclidean};
+use kiddo::{Eytzinger, KdTree, SquaredEuclidean, VecOfArenas};
 
 use super::{addressable, pad, Bounds};
 
-type Tree = ImmutableKdTree<f32, 2>;
+/// Points per leaf bucket. kiddo's default (32) suits single-point queries; the
+/// steering pass asks one ball query per chunk of rows (a hundred-odd candidates),
+/// and leaves of 256 halve the rebuild time (fewer levels of median selection) at
+/// no cost to those queries (measured at 100k agents: 3.1 → 1.9 ms per rebuild on
+/// 2 threads, chunk queries unchanged).
+const LEAF: usize = 256;
+
+/// kiddo's immutable tree (Eytzinger stems, arena leaves) with row ids as items.
+type Tree = KdTree<f32, u32, Eytzinger, VecOfArenas<f32, u32, 2, LEAF>, 2, LEAF>;
 
 /// Coordinates are clamped into `[-BIG, BIG]` before they reach the tree (NaN goes to
 /// `BIG`): the tree never sees a non-finite value, nor `f32::MAX`, and clamping is
@@ -31,7 +39,7 @@ fn clamp_point(p: Vec2) -> [f32; 2] {
     [clamp_coord(p.x), clamp_coord(p.y)]
 }
 
-/// kiddo's `ImmutableKdTree<f32, 2>` with row ids as items.
+/// kiddo's immutable k-d tree over the rows.
 #[derive(Default)]
 pub(super) struct KdTreeIndex {
     tree: Option<Tree>,

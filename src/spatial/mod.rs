@@ -662,21 +662,52 @@ impl BatchNeighbours {
             let q = positions[h as usize];
             key(dist2(p.x, p.y, q.x, q.y), h)
         }));
-        let select = &mut self.select;
-        select.clear();
-        select.extend_from_slice(keys);
         // Keys are distinct (rows are), so exactly `cap` keys are <= the cap-th smallest.
-        let (_, &mut last, _) = select.select_nth_unstable(cap - 1);
+        let last = kth_smallest(keys, cap, &mut self.select);
+        // Branch-free compaction, as in the scan. Truncation keeps the low 32 bits of
+        // a key: the row.
         let mut kept = 0;
-        for &k in keys.iter() {
-            if k <= last {
-                // Truncation keeps the low 32 bits of a key: the row.
-                hits[kept] = k as u32;
-                kept += 1;
-            }
+        for (i, &k) in keys.iter().enumerate() {
+            hits[kept.min(i)] = k as u32;
+            kept += usize::from(k <= last);
         }
-        &self.hits[..kept]
+        &self.hits[..kept.min(cap)]
     }
+}
+
+/// Up to this many nearest neighbours are selected by insertion into a sorted list;
+/// larger caps use `select_nth_unstable`.
+const SMALL_CAP: usize = 32;
+
+/// The `k`-th smallest of `keys` (`1 <= k <= keys.len()`). `scratch` is reused.
+///
+/// For small `k` this keeps the `k` smallest keys seen so far in a sorted list: once it
+/// is full, most keys of a crowded window are rejected by one comparison with its last
+/// entry, which beats a general selection over the whole window.
+fn kth_smallest(keys: &[u64], k: usize, scratch: &mut Vec<u64>) -> u64 {
+    if k > SMALL_CAP || k == 0 || k > keys.len() {
+        scratch.clear();
+        scratch.extend_from_slice(keys);
+        let (_, &mut kth, _) = scratch.select_nth_unstable(k.clamp(1, keys.len()) - 1);
+        return kth;
+    }
+    let mut best = [u64::MAX; SMALL_CAP];
+    let (head, rest) = keys.split_at(k);
+    best[..k].copy_from_slice(head);
+    best[..k].sort_unstable();
+    let last = k - 1;
+    for &key in rest {
+        if key < best[last] {
+            // Insert in order, dropping the current k-th.
+            let mut j = last;
+            while j > 0 && best[j - 1] > key {
+                best[j] = best[j - 1];
+                j -= 1;
+            }
+            best[j] = key;
+        }
+    }
+    best[last]
 }
 
 /// Fewest entries the per-row hit buffer holds once used: room for the windows of
