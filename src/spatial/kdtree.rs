@@ -10,7 +10,7 @@ use super::{addressable, pad, Bounds};
 /// and leaves of 256 halve the rebuild time (fewer levels of median selection) at
 /// no cost to those queries (measured at 100k agents: 3.1 → 1.9 ms per rebuild on
 /// 2 threads, chunk queries unchanged).
-const LEAF: usize = 256;
+const LEAF: usize = 128;
 
 /// kiddo's immutable tree (Eytzinger stems, arena leaves) with row ids as items.
 type Tree = KdTree<f32, u32, Eytzinger, VecOfArenas<f32, u32, 2, LEAF>, 2, LEAF>;

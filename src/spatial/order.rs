@@ -37,7 +37,7 @@ impl OrderScratch {
 
 /// A spatially coherent order of the rows: the position of each row is quantised to
 /// 11 bits per axis over the (square) bounding box of the finite positions and keyed
-/// along the Morton (Z-order) curve; rows are sorted by `(key, row)` with a two-pass
+/// along the Hilbert curve; rows are sorted by `(key, row)` with a two-pass
 /// radix sort. Rows with a non-finite coordinate come last. Fills `perm` with `perm[new_row] = old_row`.
 /// Deterministic, independent of the rayon thread count.
 pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut OrderScratch) {
@@ -66,7 +66,7 @@ pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut Orde
         let k = if p.is_finite() {
             let qx = quantise(f64::from(p.x), min[0], scale);
             let qy = quantise(f64::from(p.y), min[1], scale);
-            morton(qx, qy)
+            hilbert(qx, qy)
         } else {
             // After every finite row.
             1 << (2 * AXIS_BITS)
@@ -95,21 +95,31 @@ fn quantise(v: f64, min: f64, scale: f64) -> u32 {
     ((v - min) * scale).clamp(0.0, f64::from(AXIS_MAX)) as u32
 }
 
-/// Spread the low 16 bits of `v` to the even bits.
+/// Hilbert curve index of a quantised point on the `2^AXIS_BITS` lattice. Unlike the
+/// Z-order curve, consecutive indices are always adjacent lattice cells, so any run of
+/// consecutive rows (a steering chunk) is a compact patch rather than, at a jump of the
+/// Z curve, two patches far apart: the chunk's bounding box, and the candidates a
+/// batched query gathers for it, stay small.
 #[inline]
-fn spread(v: u32) -> u32 {
-    let mut x = v & 0xFFFF;
-    x = (x | (x << 8)) & 0x00FF_00FF;
-    x = (x | (x << 4)) & 0x0F0F_0F0F;
-    x = (x | (x << 2)) & 0x3333_3333;
-    x = (x | (x << 1)) & 0x5555_5555;
-    x
-}
-
-/// Morton (Z-order) key of a quantised point.
-#[inline]
-fn morton(x: u32, y: u32) -> u32 {
-    spread(x) | (spread(y) << 1)
+fn hilbert(x: u32, y: u32) -> u32 {
+    let (mut x, mut y) = (x & AXIS_MAX, y & AXIS_MAX);
+    let mut d = 0;
+    let mut s = 1 << (AXIS_BITS - 1);
+    while s > 0 {
+        let rx = u32::from(x & s != 0);
+        let ry = u32::from(y & s != 0);
+        d += s * s * ((3 * rx) ^ ry);
+        // Rotate the quadrant so the sub-curve is traversed in the standard order.
+        if ry == 0 {
+            if rx == 1 {
+                x = AXIS_MAX - x;
+                y = AXIS_MAX - y;
+            }
+            std::mem::swap(&mut x, &mut y);
+        }
+        s >>= 1;
+    }
+    d
 }
 
 /// Stable LSD radix sort of `keys` by bits `32..32 + 2 * DIGIT_BITS` (the curve key,
@@ -148,5 +158,33 @@ fn radix_sort_high32(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
             counts[d] += 1;
         }
         std::mem::swap(keys, tmp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hilbert_walks_the_lattice_one_step_at_a_time() {
+        // Every lattice cell gets a distinct index, and cells with consecutive
+        // indices are edge neighbours.
+        let side = 1usize << AXIS_BITS;
+        let mut at = vec![u32::MAX; side * side];
+        for y in 0..side as u32 {
+            for x in 0..side as u32 {
+                let d = hilbert(x, y) as usize;
+                assert_eq!(at[d], u32::MAX, "index {d} given twice");
+                at[d] = (y << 16) | x;
+            }
+        }
+        for w in at.windows(2) {
+            let (ax, ay) = (w[0] & 0xFFFF, w[0] >> 16);
+            let (bx, by) = (w[1] & 0xFFFF, w[1] >> 16);
+            assert_eq!(ax.abs_diff(bx) + ay.abs_diff(by), 1);
+        }
+        // The curve starts at the origin and ends at the far end of the x axis.
+        assert_eq!(hilbert(0, 0), 0);
+        assert_eq!(hilbert(AXIS_MAX, 0), (side * side - 1) as u32);
     }
 }
