@@ -665,7 +665,7 @@ impl BatchNeighbours {
             key(dist2(p.x, p.y, q.x, q.y), h)
         }));
         // Keys are distinct (rows are), so exactly `cap` keys are <= the cap-th smallest.
-        let last = kth_smallest(keys, cap, &mut self.select);
+        let last = kth_smallest(keys, cap, r2, &mut self.select);
         // Branch-free compaction, as in the scan. Truncation keeps the low 32 bits of
         // a key: the row.
         let mut kept = 0;
@@ -677,40 +677,57 @@ impl BatchNeighbours {
     }
 }
 
-/// Up to this many nearest neighbours are selected by insertion into a sorted list;
-/// larger caps use `select_nth_unstable`.
-const SMALL_CAP: usize = 32;
+/// Buckets of squared distance (as fractions of the squared radius) that
+/// [`kth_smallest`] counts the keys into.
+const BUCKETS: usize = 32;
 
-/// The `k`-th smallest of `keys` (`1 <= k <= keys.len()`). `scratch` is reused.
+/// The `k`-th smallest of `keys` (`1 <= k <= keys.len()`), keys whose squared
+/// distances (their high bits) lie within `0..=r2`. `scratch` is reused.
 ///
-/// For small `k` this keeps the `k` smallest keys seen so far in a sorted list: once it
-/// is full, most keys of a crowded window are rejected by one comparison with its last
-/// entry, which beats a general selection over the whole window.
-fn kth_smallest(keys: &[u64], k: usize, scratch: &mut Vec<u64>) -> u64 {
-    if k > SMALL_CAP || k == 0 || k > keys.len() {
+/// A counting pass puts every key in one of [`BUCKETS`] equal slices of `0..=r2`
+/// (monotone in the squared distance, so in key order); the `k`-th smallest is in the
+/// first bucket where the running count reaches `k`, and only that bucket's few keys
+/// are sorted. Branch-free except for that small sort: a general selection over a
+/// crowded window mispredicts a branch for most keys.
+fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u64>) -> u64 {
+    let k = k.clamp(1, keys.len().max(1));
+    if keys.len() > MAX_BUCKETED {
         scratch.clear();
         scratch.extend_from_slice(keys);
-        let (_, &mut kth, _) = scratch.select_nth_unstable(k.clamp(1, keys.len()) - 1);
+        let (_, &mut kth, _) = scratch.select_nth_unstable(k - 1);
         return kth;
     }
-    let mut best = [u64::MAX; SMALL_CAP];
-    let (head, rest) = keys.split_at(k);
-    best[..k].copy_from_slice(head);
-    best[..k].sort_unstable();
-    let last = k - 1;
-    for &key in rest {
-        if key < best[last] {
-            // Insert in order, dropping the current k-th.
-            let mut j = last;
-            while j > 0 && best[j - 1] > key {
-                best[j] = best[j - 1];
-                j -= 1;
-            }
-            best[j] = key;
-        }
+    let scale = BUCKETS as f32 / r2;
+    let mut of = [0u8; MAX_BUCKETED];
+    let mut hist = [0u32; BUCKETS];
+    for (o, &key) in of.iter_mut().zip(keys) {
+        // NaN (a zero radius: every d2 is 0) truncates to bucket 0.
+        let b = ((f32::from_bits((key >> 32) as u32) * scale) as usize).min(BUCKETS - 1);
+        *o = b as u8;
+        hist[b] += 1;
     }
-    best[last]
+    let (mut at, mut below) = ((BUCKETS - 1) as u8, 0usize);
+    for (b, &h) in hist.iter().enumerate() {
+        if below + h as usize >= k {
+            at = b as u8;
+            break;
+        }
+        below += h as usize;
+    }
+    let mut best = [0u64; MAX_BUCKETED];
+    let mut n = 0;
+    for (i, (&key, &o)) in keys.iter().zip(&of).enumerate() {
+        best[n.min(i)] = key;
+        n += usize::from(o == at);
+    }
+    let need = (k - below).clamp(1, n.max(1));
+    let (_, &mut kth, _) = best[..n.max(1)].select_nth_unstable(need - 1);
+    kth
 }
+
+/// Longest list [`kth_smallest`] buckets (on the stack); longer ones use a general
+/// selection.
+const MAX_BUCKETED: usize = 256;
 
 /// Fewest entries the per-row hit buffer holds once used: room for the windows of
 /// dense crowds from the start, so that it rarely grows after warm-up.

@@ -429,3 +429,25 @@ fn mismatched_index_and_positions_do_not_panic() {
         assert!(out.is_empty());
     }
 }
+
+#[test]
+fn kth_smallest_matches_a_sort() {
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(11);
+    let mut scratch = Vec::new();
+    for case in 0..2000u32 {
+        let r2 = [0.0, 1e-6, 2.5, 225.0][case as usize % 4];
+        // Some cases crowd every key into one bucket (equal distances).
+        let same = case % 7 == 0;
+        let n = 1 + (rng.next_u32() % 300) as usize;
+        let keys: Vec<u64> = (0..n as u32)
+            .map(|row| {
+                let d2 = if same { r2 * 0.5 } else { r2 * unit(&mut rng) };
+                key(d2, row)
+            })
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        let k = 1 + (rng.next_u32() as usize % n);
+        assert_eq!(kth_smallest(&keys, k, r2, &mut scratch), sorted[k - 1]);
+    }
+}
