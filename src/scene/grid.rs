@@ -99,7 +99,10 @@ impl GridShape {
 
     #[inline]
     fn coord(v: f32, origin: f32, inv: f32, n: u32) -> u32 {
-        let f = ((v - origin) * inv).floor();
+        // Truncation is the floor for the values that reach it (at least 0 and below
+        // n - 1), and compares against whole numbers agree with the floor's: no
+        // libm call on targets without a rounding instruction.
+        let f = (v - origin) * inv;
         if f >= (n - 1) as f32 {
             n - 1
         } else if f > 0.0 {

@@ -137,21 +137,35 @@ impl WallIndex {
     /// lower wall index.
     fn first_crossing_t(&self, from: Vec2, to: Vec2) -> Option<(f32, u32)> {
         let mut best: Option<(f32, u32)> = None;
-        self.grid.shape.walk_segment(from, to, |cell, t_exit| {
+        let test_cell = |cell: usize, best: &mut Option<(f32, u32)>| {
             for &id in self.grid.cell_items(cell) {
                 let Some(wall) = self.walls.get(id as usize) else {
                     continue;
                 };
                 if let Some(t) = wall.crossing(from, to) {
-                    let better = match best {
+                    let better = match *best {
                         None => true,
                         Some((bt, bid)) => t < bt || (t == bt && id < bid),
                     };
                     if better {
-                        best = Some((t, id));
+                        *best = Some((t, id));
                     }
                 }
             }
+        };
+        let shape = &self.grid.shape;
+        if from.is_finite() && to.is_finite() {
+            let (a, b) = (shape.cell_of(from), shape.cell_of(to));
+            if a == b {
+                // The points that fall in one cell (clamped at the grid's edges) form
+                // a box, so the whole move stays in that cell: the walk would visit
+                // just this cell. Most moves of a tick are this short.
+                test_cell(shape.index(a.0, a.1), &mut best);
+                return best;
+            }
+        }
+        shape.walk_segment(from, to, |cell, t_exit| {
+            test_cell(cell, &mut best);
             // Walls not listed in the cells walked so far meet the segment beyond
             // this cell, so a hit before its exit is final.
             matches!(best, Some((bt, _)) if bt <= t_exit)
