@@ -58,7 +58,7 @@ pub struct WorldConfig {
     /// The neighbour index. Default the k-d tree.
     pub index: IndexKind,
     /// Re-sort the rows spatially every this many ticks, so neighbours are near in
-    /// memory (0 = never). Handles are unaffected. Default 8.
+    /// memory (0 = never). Handles are unaffected. Default 16.
     pub reorder_interval: u32,
 }
 
@@ -68,7 +68,7 @@ impl Default for WorldConfig {
             seed: 0,
             integrator: Integrator::default(),
             index: IndexKind::default(),
-            reorder_interval: 8,
+            reorder_interval: 16,
         }
     }
 }

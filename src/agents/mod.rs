@@ -7,6 +7,7 @@ pub(crate) use handle::Slots;
 pub use handle::{AgentId, GroupId};
 
 use glam::Vec2;
+use rayon::prelude::*;
 
 use crate::behaviors::approach::WalkerState;
 use crate::behaviors::wander::{initial_wander_target, WanderParams};
@@ -199,6 +200,9 @@ pub(crate) struct Columns {
     pub out: Vec<SteerOut>,
 }
 
+/// Below this many rows a re-sort gathers the columns on the calling thread.
+const PARALLEL_GATHER_MIN: usize = 16_384;
+
 /// Apply the macro `$m` to the name of every column (keeps push, remove and
 /// permute in step: a column missing here is a compile error in `check`).
 macro_rules! for_each_column {
@@ -286,11 +290,21 @@ impl Columns {
     /// Fill `dst` with the rows of `self` in the order `perm` (dst row k = self
     /// row perm[k]). `dst`'s buffers are reused.
     pub(crate) fn gather_into(&self, perm: &[u32], dst: &mut Columns) {
+        // Each column is gathered by all workers (an indexed parallel extend keeps
+        // the order, so the result does not depend on the thread count).
         macro_rules! gather {
             ($col:ident) => {
                 dst.$col.clear();
-                dst.$col
-                    .extend(perm.iter().map(|&r| self.$col[r as usize].clone()));
+                if perm.len() >= PARALLEL_GATHER_MIN {
+                    dst.$col.par_extend(
+                        perm.par_iter()
+                            .with_min_len(4096)
+                            .map(|&r| self.$col[r as usize].clone()),
+                    );
+                } else {
+                    dst.$col
+                        .extend(perm.iter().map(|&r| self.$col[r as usize].clone()));
+                }
             };
         }
         for_each_column!(gather);

@@ -78,7 +78,7 @@ impl Default for WorldDoc {
             bounds: None,
             integrator: Integrator::default(),
             index: IndexKind::default(),
-            reorder_interval: 8,
+            reorder_interval: 16,
         }
     }
 }

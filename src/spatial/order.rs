@@ -109,14 +109,17 @@ fn hilbert(x: u32, y: u32) -> u32 {
         let rx = u32::from(x & s != 0);
         let ry = u32::from(y & s != 0);
         d += s * s * ((3 * rx) ^ ry);
-        // Rotate the quadrant so the sub-curve is traversed in the standard order.
-        if ry == 0 {
-            if rx == 1 {
-                x = AXIS_MAX - x;
-                y = AXIS_MAX - y;
-            }
-            std::mem::swap(&mut x, &mut y);
-        }
+        // Rotate the quadrant so the sub-curve is traversed in the standard order:
+        // in the lower quadrants (ry = 0) mirror (right one only: `AXIS_MAX - v`,
+        // an XOR with all ones for `v <= AXIS_MAX`) and swap x and y. Written with
+        // masks, not branches: the quadrant sequence is data and mispredicts.
+        let lower = ry.wrapping_sub(1); // all ones when ry == 0
+        let mirror = lower & rx.wrapping_neg() & AXIS_MAX;
+        x ^= mirror;
+        y ^= mirror;
+        let t = (x ^ y) & lower;
+        x ^= t;
+        y ^= t;
         s >>= 1;
     }
     d
