@@ -54,14 +54,10 @@ impl GridIndex {
         self.nx = 0;
         self.ny = 0;
         self.starts.clear();
-        let Some(b) = (!positions.is_empty())
-            .then(|| Bounds::of(positions, 0..n))
-            .flatten()
-        else {
+        let (Some(b), finite) = Bounds::of_all(positions) else {
             self.starts.push(0);
             return;
         };
-        let finite = positions.iter().filter(|p| p.is_finite()).count();
 
         // Cell size: from the hint, grown until the cell count is bounded.
         let w = f64::from(b.max.x) - f64::from(b.min.x);

@@ -40,6 +40,7 @@ mod sort;
 use std::ops::Range;
 
 use glam::Vec2;
+use rayon::prelude::*;
 
 pub use brute::brute_neighbours;
 pub use order::{spatial_order, OrderScratch};
@@ -141,6 +142,32 @@ struct Bounds {
 }
 
 impl Bounds {
+    /// Bounds of all the finite positions and how many there are, computed by all
+    /// workers for long inputs (minimum and maximum are exact, so the result does not
+    /// depend on how the work is split).
+    fn of_all(positions: &[Vec2]) -> (Option<Self>, usize) {
+        const PARALLEL_MIN: usize = 32_768;
+        let fold = |(mut min, mut max, mut n): (Vec2, Vec2, usize), p: &Vec2| {
+            if p.is_finite() {
+                min = min.min(*p);
+                max = max.max(*p);
+                n += 1;
+            }
+            (min, max, n)
+        };
+        let empty = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY), 0);
+        let (min, max, n) = if positions.len() >= PARALLEL_MIN {
+            positions
+                .par_iter()
+                .with_min_len(8192)
+                .fold(|| empty, fold)
+                .reduce(|| empty, |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2))
+        } else {
+            positions.iter().fold(empty, fold)
+        };
+        ((n > 0).then_some(Self { min, max }), n)
+    }
+
     /// Bounds of the finite positions among `rows`; `None` when there are none.
     fn of(positions: &[Vec2], rows: Range<usize>) -> Option<Self> {
         let mut min = Vec2::splat(f32::INFINITY);
