@@ -6,10 +6,12 @@ use kiddo::{Eytzinger, KdTree, SquaredEuclidean, VecOfArenas};
 use super::{addressable, pad, Bounds};
 
 /// Points per leaf bucket. kiddo's default (32) suits single-point queries; the
-/// steering pass asks one ball query per chunk of rows (a hundred-odd candidates),
-/// and leaves of 256 halve the rebuild time (fewer levels of median selection) at
-/// no cost to those queries (measured at 100k agents: 3.1 → 1.9 ms per rebuild on
-/// 2 threads, chunk queries unchanged).
+/// steering pass asks one ball query per chunk of rows (a few hundred candidates).
+/// Bigger leaves mean fewer levels of median selection in the rebuild (at 100k
+/// points on 2 threads: 3.1 ms with 32, 2.2-2.7 ms with 128, 1.9 ms with 256) but
+/// more points scanned per query; 128 gave the fewest instructions per agent-tick
+/// of the whole tick in the flock profile (64: 2% more; 256 cost more in queries
+/// with denser crowds).
 const LEAF: usize = 128;
 
 /// kiddo's immutable tree (Eytzinger stems, arena leaves) with row ids as items.
