@@ -86,7 +86,7 @@ pub fn benches(c: &mut Criterion) {
             );
             index.rebuild(&positions, RADIUS);
             let mut counts = vec![0u32; n];
-            for chunk in [32, CHUNK_ROWS, 128] {
+            for chunk in [32, 64, CHUNK_ROWS, 256] {
                 g.bench_with_input(
                     BenchmarkId::new(format!("neighbours/{name}/chunk{chunk}"), n),
                     &positions,
