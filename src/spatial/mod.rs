@@ -17,15 +17,22 @@
 //! # Batched search
 //!
 //! The steering pass walks rows in consecutive chunks of [`CHUNK_ROWS`] (rows kept in
-//! [`spatial_order`], so a chunk is spatially compact). [`BatchNeighbours::gather`] runs
-//! one index query for the whole chunk (the tree: one ball query around the chunk's
-//! centre; the grid: the cells under the chunk's box widened by the radius) and keeps
-//! the candidates' `x`, `y` and row ids in separate arrays, ordered by cells a little
-//! over one radius wide (the grid's own cells, or a counting sort for the tree's
-//! candidates). [`BatchNeighbours::neighbours`] then scans, for one row, only the 3 × 3
-//! cells around the row's cell — three contiguous runs, one per band of cells — with a
-//! tight vectorised loop over those arrays computing squared distances and match flags,
-//! visits just the matches, and sorts them (a sorting network for up to 16).
+//! [`spatial_order`], along a Hilbert curve, so a chunk is a compact patch).
+//!
+//! With the grid, [`BatchNeighbours::scan`] reads a row's 3 × 3 cells straight from
+//! the grid: three contiguous runs of entries (x, y and row id in separate arrays,
+//! ordered by cell), one per band of cells. With the tree, [`BatchNeighbours::gather`]
+//! first runs one ball query for the whole chunk (radius plus the chunk's extent
+//! around its centre) and bins the candidates by a counting sort into cells a little
+//! over one radius wide, laid out the same way; the scan then reads the row's window
+//! of those cells.
+//!
+//! The scan tests four entries at a time (one SSE / NEON vector: squared distances,
+//! compare, sign-bit mask) and compacts the matching row ids without branches (the
+//! number of matches per group of four is too irregular for a branch predictor). A
+//! list within the cap is returned as it is, in scan order; an over-full list is cut
+//! to the `cap` nearest by `(d2, row)` ([`BatchNeighbours::neighbours`] returns the
+//! same rows sorted by distance).
 //!
 //! Every superset argument (ball, box, cells) uses a radius padded against rounding
 //! and monotone cell functions, so the candidate sets always contain every row that the
