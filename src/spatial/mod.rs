@@ -162,7 +162,11 @@ impl Bounds {
             }
             (min, max, n)
         };
-        let empty = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY), 0);
+        let empty = (
+            Vec2::splat(f32::INFINITY),
+            Vec2::splat(f32::NEG_INFINITY),
+            0,
+        );
         let (min, max, n) = if positions.len() >= PARALLEL_MIN {
             positions
                 .par_iter()
