@@ -303,8 +303,12 @@ impl GridIndex {
 /// Monotone in `v`, so a row inside a queried interval is in the interval's cells.
 #[inline]
 fn cell_coord(v: f64, origin: f64, inv: f64, n: usize) -> usize {
-    // Truncation (saturating, NaN to 0) after clamping: monotone in `v`.
-    ((v - origin) * inv).clamp(0.0, (n - 1) as f64) as usize
+    // Negative and NaN to 0, then truncation (saturating) and the last cell as the
+    // cap: each step monotone in `v`. The same cells as clamping to `0..=n - 1`
+    // first, in fewer instructions.
+    let t = (v - origin) * inv;
+    let t = if t > 0.0 { t } else { 0.0 };
+    (t as usize).min(n - 1)
 }
 
 #[cfg(test)]
