@@ -229,6 +229,18 @@ fn list() -> Result<(), Failure> {
 
 /// Create an output file now, so a path that cannot be written is reported
 /// before the run.
+/// Removes the file at its path when dropped, unless the path was taken out first.
+struct RemoveOnFailure(Option<PathBuf>);
+
+impl Drop for RemoveOnFailure {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            // Best effort: the run's own error is the one to report.
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 fn create(path: &Path, what: &str) -> Result<std::fs::File, Failure> {
     std::fs::File::create(path).map_err(|e| {
         Failure::Input(format!(
@@ -264,6 +276,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         Some(path) => Some(create(path, "PNG")?),
         None => None,
     };
+    // The PNG is written at the end: if the run fails before, remove the empty file
+    // created above (to fail early on an unwritable path) rather than leave it.
+    let mut png_guard = RemoveOnFailure(args.png.clone());
 
     let mut scenario = Scenario::build(&profile)
         .map_err(|e| Failure::Input(format!("error: cannot build the world: {e}")))?;
@@ -329,6 +344,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         p.finish(&scenario, file)
             .map_err(|e| Failure::Runtime(format!("writing the PNG file: {e}")))?;
     }
+    png_guard.0 = None;
 
     let nan = stats.quarantined() + quality::non_finite_agents(scenario.world());
     let report = report::Report::new(
@@ -370,4 +386,28 @@ fn progress_bar(ticks: u64, agents: usize, name: &str) -> ProgressBar {
     }
     bar.set_message(format!("{name}, {agents} agents"));
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unfinished_outputs_are_removed() {
+        let dir = std::env::temp_dir().join(format!("throng-guard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (failed, done) = (dir.join("failed.png"), dir.join("done.png"));
+        for path in [&failed, &done] {
+            std::fs::write(path, b"").unwrap();
+        }
+        // A run that fails drops its guard with the path still in it.
+        drop(RemoveOnFailure(Some(failed.clone())));
+        // A run that finishes takes the path out first.
+        let mut guard = RemoveOnFailure(Some(done.clone()));
+        guard.0 = None;
+        drop(guard);
+        assert!(!failed.exists());
+        assert!(done.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
