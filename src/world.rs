@@ -833,7 +833,7 @@ impl World {
             .zip(memory.par_chunks_mut(STEER_CHUNK))
             .zip(walker.par_chunks_mut(STEER_CHUNK))
             .enumerate()
-            .for_each(|(chunk, (((out, rng), memory), walker))| {
+            .map(|(chunk, (((out, rng), memory), walker))| {
                 let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                 let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
                 let s = &mut *guard;
@@ -856,8 +856,11 @@ impl World {
                     };
                     out[k] = steer_one(&ctx, row, m, s);
                 }
-            });
-        self.cols.out.iter().map(|o| o.neighbours as u64).sum()
+                // The neighbour total, summed by the workers (integers: exact in
+                // any order) rather than by a serial pass afterwards.
+                out.iter().map(|o| u64::from(o.neighbours)).sum::<u64>()
+            })
+            .sum()
     }
 
     /// Phase 3: the one integration pass. Returns how many agents had a
