@@ -17,7 +17,7 @@ use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOu
 use crate::behaviors::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviors::approach::{approach_step, WalkerState};
 use crate::behaviors::flocking::{
-    alignment, cohesion, flock_forces, separation, Neighbour, SeparationParams,
+    alignment, cohesion, flock_forces, separation, FlockForces, Neighbour, SeparationParams,
 };
 use crate::behaviors::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
@@ -1081,6 +1081,142 @@ struct AgentMut<'a> {
     walker: &'a mut WalkerState,
 }
 
+/// The behaviour dispatch of one agent: what `steer_one` knows of the agent, its
+/// target and its neighbours, with the per-agent memory it may update. A method
+/// marked `inline(always)` rather than a closure, so that the dispatch is compiled
+/// into each combination's loop instead of being called once per behaviour.
+struct Dispatch<'c, 'a> {
+    ctx: &'c SteerCtx<'a>,
+    row: usize,
+    me: AgentState,
+    my_key: u32,
+    target: Option<Body>,
+    target_row: Option<usize>,
+    neighbours: &'c [Neighbour],
+    flock: Option<(FlockForces, SeparationParams)>,
+    memory: &'c mut Memory,
+    walker: &'c mut WalkerState,
+}
+
+impl Dispatch<'_, '_> {
+    /// One behaviour's contribution before weighting.
+    #[inline(always)]
+    fn eval(&mut self, b: &Behaviour, rng: &mut AgentRng) -> Contribution {
+        let (ctx, row, my_key, target, target_row, flock) = (
+            self.ctx,
+            self.row,
+            self.my_key,
+            self.target,
+            self.target_row,
+            self.flock,
+        );
+        let me = &self.me;
+        let neighbours = self.neighbours;
+        let memory = &mut *self.memory;
+        let walker = &mut *self.walker;
+        let on_target =
+            |f: &dyn Fn(Body) -> Vec2| Contribution::force(target.map_or(Vec2::ZERO, f));
+        match b {
+            Behaviour::Seek => on_target(&|t| seek(me, t.pos)),
+            Behaviour::Flee(p) => on_target(&|t| flee(me, t.pos, p)),
+            Behaviour::Arrive(p) => on_target(&|t| arrive(me, t.pos, p)),
+            Behaviour::Pursuit => on_target(&|t| pursuit(me, &t)),
+            Behaviour::Evade(p) => on_target(&|t| evade(me, &t, p)),
+            Behaviour::Wander(p) => {
+                let (force, local) = wander(me, memory.wander, p, ctx.dt, rng);
+                memory.wander = local;
+                Contribution::force(force)
+            }
+            Behaviour::Separation(p) => Contribution::force(match flock {
+                Some((f, fp)) if fp == *p => f.separation,
+                _ => separation(me, my_key, neighbours, p),
+            }),
+            Behaviour::Cohesion => Contribution::force(match flock {
+                Some((f, _)) => f.cohesion,
+                None => cohesion(me, neighbours),
+            }),
+            Behaviour::Alignment => Contribution::force(match flock {
+                Some((f, _)) => f.alignment,
+                None => alignment(me, neighbours),
+            }),
+            Behaviour::Approach(p) => match target {
+                Some(t) => {
+                    let (force, next) = approach_step(me, t.pos, walker, p, rng);
+                    *walker = next;
+                    Contribution::force(force)
+                }
+                None => Contribution::default(),
+            },
+            Behaviour::Align(p) => target_row.map_or_else(Contribution::default, |r| {
+                Contribution::steering(align(me, ctx.heading[r], p))
+            }),
+            Behaviour::Face(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::steering(face(me, t.pos, p))
+            }),
+            Behaviour::LookWhereYouAreGoing(p) => {
+                Contribution::steering(look_where_you_are_going(me, p))
+            }
+            Behaviour::VelocityMatch(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::steering(velocity_match(me, t.vel, p))
+            }),
+            Behaviour::KinematicSeek => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_seek(me, t.pos))
+            }),
+            Behaviour::KinematicFlee => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_flee(me, t.pos))
+            }),
+            Behaviour::KinematicArrive(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_arrive(me, t.pos, p))
+            }),
+            Behaviour::KinematicWander(p) => Contribution::kinematic(kinematic_wander(me, p, rng)),
+            Behaviour::WallAvoidance(p) => Contribution::force(wall_avoidance(me, ctx.walls, p)),
+            Behaviour::ObstacleAvoidance(p) => {
+                Contribution::force(obstacle_avoidance(me, ctx.obstacles, p))
+            }
+            Behaviour::FollowPath { path, params } => match ctx.paths.get(path.index()) {
+                Some(path) => {
+                    let (force, progress) = follow_path(me, path, memory.path_progress, params);
+                    memory.path_progress = progress;
+                    Contribution::force(force)
+                }
+                None => Contribution::default(),
+            },
+            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2[row])) {
+                (Some(a), Some(b)) => Contribution::force(interpose(me, &a, &b, p)),
+                _ => Contribution::default(),
+            },
+            Behaviour::Hide(p) => on_target(&|hunter| hide(me, &hunter, ctx.obstacles, p)),
+            Behaviour::OffsetPursuit(p) => target_row.map_or_else(Contribution::default, |lr| {
+                let leader = ctx.leader_view(lr);
+                Contribution::force(offset_pursuit(me, &leader, ctx.offset[row], p))
+            }),
+            Behaviour::LeaderFollow { leader, separation } => {
+                let seen_by = ctx.sighted_by[row];
+                let mut force = Vec2::ZERO;
+                if let Some(lr) = target_row {
+                    let sight = if seen_by == lr as u32 {
+                        LeaderSight::InSight
+                    } else {
+                        LeaderSight::OutOfSight
+                    };
+                    let view = ctx.leader_view(lr);
+                    force +=
+                        leader_follow(me, my_key, &view, sight, neighbours, separation, leader);
+                }
+                if seen_by != NO_LEADER && Some(seen_by as usize) != target_row {
+                    // In the way of another squad's leader: step aside too.
+                    force += evade(me, &ctx.leader_view(seen_by as usize).body, &leader.evade);
+                }
+                Contribution::force(force)
+            }
+            Behaviour::GiveWay(p) => match ctx.sighted_by[row] {
+                NO_LEADER => Contribution::default(),
+                lr => Contribution::force(evade(me, &ctx.leader_view(lr as usize).body, p)),
+            },
+        }
+    }
+}
+
 /// The steering kernel of one agent: shared by the parallel pass and by tests.
 fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScratch) -> SteerOut {
     let g_idx = ctx.group[row] as usize;
@@ -1114,107 +1250,17 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
     let flock = ctx.traits[g_idx]
         .flock
         .map(|p| (flock_forces(&me, my_key, neighbours, &p), p));
-    let mut eval = |b: &Behaviour, rng: &mut AgentRng| -> Contribution {
-        let on_target =
-            |f: &dyn Fn(Body) -> Vec2| Contribution::force(target.map_or(Vec2::ZERO, f));
-        match b {
-            Behaviour::Seek => on_target(&|t| seek(&me, t.pos)),
-            Behaviour::Flee(p) => on_target(&|t| flee(&me, t.pos, p)),
-            Behaviour::Arrive(p) => on_target(&|t| arrive(&me, t.pos, p)),
-            Behaviour::Pursuit => on_target(&|t| pursuit(&me, &t)),
-            Behaviour::Evade(p) => on_target(&|t| evade(&me, &t, p)),
-            Behaviour::Wander(p) => {
-                let (force, local) = wander(&me, memory.wander, p, ctx.dt, rng);
-                memory.wander = local;
-                Contribution::force(force)
-            }
-            Behaviour::Separation(p) => Contribution::force(match flock {
-                Some((f, fp)) if fp == *p => f.separation,
-                _ => separation(&me, my_key, neighbours, p),
-            }),
-            Behaviour::Cohesion => Contribution::force(match flock {
-                Some((f, _)) => f.cohesion,
-                None => cohesion(&me, neighbours),
-            }),
-            Behaviour::Alignment => Contribution::force(match flock {
-                Some((f, _)) => f.alignment,
-                None => alignment(&me, neighbours),
-            }),
-            Behaviour::Approach(p) => match target {
-                Some(t) => {
-                    let (force, next) = approach_step(&me, t.pos, walker, p, rng);
-                    *walker = next;
-                    Contribution::force(force)
-                }
-                None => Contribution::default(),
-            },
-            Behaviour::Align(p) => target_row.map_or_else(Contribution::default, |r| {
-                Contribution::steering(align(&me, ctx.heading[r], p))
-            }),
-            Behaviour::Face(p) => target.map_or_else(Contribution::default, |t| {
-                Contribution::steering(face(&me, t.pos, p))
-            }),
-            Behaviour::LookWhereYouAreGoing(p) => {
-                Contribution::steering(look_where_you_are_going(&me, p))
-            }
-            Behaviour::VelocityMatch(p) => target.map_or_else(Contribution::default, |t| {
-                Contribution::steering(velocity_match(&me, t.vel, p))
-            }),
-            Behaviour::KinematicSeek => target.map_or_else(Contribution::default, |t| {
-                Contribution::kinematic(kinematic_seek(&me, t.pos))
-            }),
-            Behaviour::KinematicFlee => target.map_or_else(Contribution::default, |t| {
-                Contribution::kinematic(kinematic_flee(&me, t.pos))
-            }),
-            Behaviour::KinematicArrive(p) => target.map_or_else(Contribution::default, |t| {
-                Contribution::kinematic(kinematic_arrive(&me, t.pos, p))
-            }),
-            Behaviour::KinematicWander(p) => Contribution::kinematic(kinematic_wander(&me, p, rng)),
-            Behaviour::WallAvoidance(p) => Contribution::force(wall_avoidance(&me, ctx.walls, p)),
-            Behaviour::ObstacleAvoidance(p) => {
-                Contribution::force(obstacle_avoidance(&me, ctx.obstacles, p))
-            }
-            Behaviour::FollowPath { path, params } => match ctx.paths.get(path.index()) {
-                Some(path) => {
-                    let (force, progress) = follow_path(&me, path, memory.path_progress, params);
-                    memory.path_progress = progress;
-                    Contribution::force(force)
-                }
-                None => Contribution::default(),
-            },
-            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2[row])) {
-                (Some(a), Some(b)) => Contribution::force(interpose(&me, &a, &b, p)),
-                _ => Contribution::default(),
-            },
-            Behaviour::Hide(p) => on_target(&|hunter| hide(&me, &hunter, ctx.obstacles, p)),
-            Behaviour::OffsetPursuit(p) => target_row.map_or_else(Contribution::default, |lr| {
-                let leader = ctx.leader_view(lr);
-                Contribution::force(offset_pursuit(&me, &leader, ctx.offset[row], p))
-            }),
-            Behaviour::LeaderFollow { leader, separation } => {
-                let seen_by = ctx.sighted_by[row];
-                let mut force = Vec2::ZERO;
-                if let Some(lr) = target_row {
-                    let sight = if seen_by == lr as u32 {
-                        LeaderSight::InSight
-                    } else {
-                        LeaderSight::OutOfSight
-                    };
-                    let view = ctx.leader_view(lr);
-                    force +=
-                        leader_follow(&me, my_key, &view, sight, neighbours, separation, leader);
-                }
-                if seen_by != NO_LEADER && Some(seen_by as usize) != target_row {
-                    // In the way of another squad's leader: step aside too.
-                    force += evade(&me, &ctx.leader_view(seen_by as usize).body, &leader.evade);
-                }
-                Contribution::force(force)
-            }
-            Behaviour::GiveWay(p) => match ctx.sighted_by[row] {
-                NO_LEADER => Contribution::default(),
-                lr => Contribution::force(evade(&me, &ctx.leader_view(lr as usize).body, p)),
-            },
-        }
+    let mut dispatch = Dispatch {
+        ctx,
+        row,
+        me,
+        my_key,
+        target,
+        target_row,
+        neighbours,
+        flock,
+        memory,
+        walker,
     };
     let out = match (g.movement, g.combination) {
         // Kinematic groups: weighted sum of velocities and rotations; the first
@@ -1222,7 +1268,7 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
         (Movement::Kinematic, _) => {
             let mut sum = Contribution::default();
             for b in &g.behaviours {
-                let c = eval(&b.behaviour, rng);
+                let c = dispatch.eval(&b.behaviour, rng);
                 sum.linear += c.linear * b.weight;
                 sum.angular += c.angular * b.weight;
                 sum.heading = sum.heading.or(c.heading);
@@ -1232,7 +1278,7 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
         (Movement::Steering, Combination::WeightedSum) => {
             let mut sum = Contribution::default();
             for b in &g.behaviours {
-                let c = eval(&b.behaviour, rng);
+                let c = dispatch.eval(&b.behaviour, rng);
                 sum.linear += c.linear * b.weight;
                 sum.angular += c.angular * b.weight;
             }
@@ -1242,7 +1288,7 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
         (Movement::Steering, Combination::Prioritized) => {
             let mut sum = Contribution::default();
             for b in &g.behaviours {
-                let c = eval(&b.behaviour, rng);
+                let c = dispatch.eval(&b.behaviour, rng);
                 sum.angular += c.angular * b.weight;
                 if !accumulate_force(&mut sum.linear, c.linear * b.weight, me.max_force) {
                     break;
@@ -1254,7 +1300,7 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
             let mut chosen = Contribution::default();
             for b in &g.behaviours {
                 if b.probability > 0.0 && dither_pick(rng, b.probability) {
-                    let c = eval(&b.behaviour, rng);
+                    let c = dispatch.eval(&b.behaviour, rng);
                     if !c.is_zero() {
                         let scale = b.weight / b.probability;
                         chosen.linear = truncate(c.linear * scale, me.max_force);
