@@ -313,6 +313,33 @@ impl Binned {
         self.ids.extend([u32::MAX; GROUP]);
     }
 
+    /// The cells `(c0, c1, b0, b1)` (inclusive: columns, then bands) that hold every
+    /// candidate within the gathered reach of the chunk's row `local` (its index in the
+    /// chunk). `None` for a row with no cell (non-finite) or an empty gather.
+    #[inline]
+    fn window(&self, local: usize) -> Option<(usize, usize, usize, usize)> {
+        let &[cx, cy] = self.row_cell.get(local)?;
+        if cx == NO_CELL || self.cols == 0 {
+            return None;
+        }
+        let k = self.reach_cells;
+        Some((
+            cx.saturating_sub(k) as usize,
+            (cx.saturating_add(k) as usize).min(self.cols - 1),
+            cy.saturating_sub(k) as usize,
+            (cy.saturating_add(k) as usize).min(self.rows - 1),
+        ))
+    }
+
+    /// The entries of cells `c0..=c1` of band `b`: one contiguous run.
+    #[inline]
+    fn run(&self, b: usize, c0: usize, c1: usize) -> (usize, usize) {
+        (
+            self.off[b * self.cols + c0] as usize,
+            self.off[b * self.cols + c1 + 1] as usize,
+        )
+    }
+
     /// Forget the previous chunk. The entry arrays keep their length (whoever fills
     /// them next sets it), so that refilling them needs no clearing writes.
     fn clear(&mut self) {
@@ -565,22 +592,10 @@ impl BatchNeighbours {
             return;
         }
         let c = &self.cands;
-        let Some(&[cx, cy]) = c.row_cell.get(row - self.rows.start) else {
+        let Some((c0, c1, b0, b1)) = c.window(row - self.rows.start) else {
             return;
         };
-        if cx == NO_CELL || c.cols == 0 {
-            return;
-        }
         let p = positions[row];
-        let k = c.reach_cells;
-        let (c0, c1) = (
-            cx.saturating_sub(k) as usize,
-            (cx.saturating_add(k) as usize).min(c.cols - 1),
-        );
-        let (b0, b1) = (
-            cy.saturating_sub(k) as usize,
-            (cy.saturating_add(k) as usize).min(c.rows - 1),
-        );
         // The window's runs (one per band of cells), scanned into one row buffer.
         // Whole bands bound the window's candidates.
         let most = (b1 - b0 + 1) * GROUP + (c.off[(b1 + 1) * c.cols] - c.off[b0 * c.cols]) as usize;
@@ -588,8 +603,7 @@ impl BatchNeighbours {
         scan.reserve(most);
         let mut total = 0;
         for b in b0..=b1 {
-            let s = c.off[b * c.cols + c0] as usize;
-            let e = c.off[b * c.cols + c1 + 1] as usize;
+            let (s, e) = c.run(b, c0, c1);
             if scan.run((&c.xs, &c.ys, &c.ids), s, e, total, p, r * r, row as u32) {
                 total += e - s;
             }
@@ -657,26 +671,13 @@ impl BatchNeighbours {
                 if self.rows.contains(&row) && r <= self.r && positions.len() == self.len =>
             {
                 let c = &self.cands;
-                let Some(&[cx, cy]) = c.row_cell.get(row - self.rows.start) else {
+                let Some((c0, c1, b0, b1)) = c.window(row - self.rows.start) else {
                     return &[];
                 };
-                if cx == NO_CELL || c.cols == 0 {
-                    return &[];
-                }
-                let k = c.reach_cells;
-                let (c0, c1) = (
-                    cx.saturating_sub(k) as usize,
-                    (cx.saturating_add(k) as usize).min(c.cols - 1),
-                );
-                let (b0, b1) = (
-                    cy.saturating_sub(k) as usize,
-                    (cy.saturating_add(k) as usize).min(c.rows - 1),
-                );
                 let entries = (&c.xs[..], &c.ys[..], &c.ids[..]);
                 let mut found = 0;
                 for b in b0..=b1 {
-                    let s = c.off[b * c.cols + c0] as usize;
-                    let e = c.off[b * c.cols + c1 + 1] as usize;
+                    let (s, e) = c.run(b, c0, c1);
                     grow_hits(hits, found + (e - s) + GROUP);
                     found = scan_run(entries, s, e, p, r2, me, hits, found);
                 }
