@@ -45,8 +45,8 @@ use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, Sp
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
 /// one neighbour-index query per chunk, and one rayon task.
 const STEER_CHUNK: usize = crate::spatial::CHUNK_ROWS;
-/// The integration pass hands rayon at least this many rows per task.
-const INTEGRATE_MIN_LEN: usize = 1024;
+/// The integration pass works in chunks of this many rows, one rayon task each.
+const INTEGRATE_CHUNK: usize = 1024;
 
 /// World-wide settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -887,71 +887,87 @@ impl World {
         } = &mut self.cols;
         let (group, mass, max_speed, max_force, out) =
             (&*group, &*mass, &*max_speed, &*max_force, &*out);
-        pos.par_iter_mut()
-            .zip(vel.par_iter_mut())
-            .zip(heading.par_iter_mut())
-            .zip(rotation.par_iter_mut())
-            .zip(dir.par_iter_mut())
-            .enumerate()
-            .with_min_len(INTEGRATE_MIN_LEN)
-            .map(|(row, ((((p, v), h), w), d))| {
-                let gi = group[row] as usize;
-                let g = &groups[gi];
-                let o = &out[row];
-                let (np, nv, nh, nw) = match g.movement {
-                    Movement::Kinematic => {
-                        let k = KinematicOutput {
-                            velocity: truncate(o.linear, max_speed[row]),
-                            rotation: o
-                                .angular
-                                .clamp(-g.facing.max_rotation, g.facing.max_rotation),
-                            heading: o.heading,
-                        };
-                        let (np, nh, nv, nw) = kinematic_update(*p, *h, *v, *w, &k, dt);
-                        (np, nv, nh, nw)
-                    }
-                    Movement::Steering => {
-                        let limits = Limits {
-                            mass: mass[row],
-                            max_force: max_force[row],
-                            max_speed: max_speed[row],
-                        };
-                        let (np, nv) = integrate_linear(integrator, *p, *v, o.linear, limits, dt);
-                        let (nh, nw) = if traits[gi].angular {
-                            integrate_angular(
-                                integrator,
-                                *h,
-                                *w,
-                                o.angular,
-                                g.facing.max_rotation,
-                                dt,
-                            )
-                        } else {
-                            (
-                                ease_heading(*h, nv, g.facing.turn_rate, g.facing.min_speed, dt),
-                                0.0,
-                            )
-                        };
-                        (np, nv, nh, nw)
-                    }
-                };
-                if !(np.is_finite() && nv.is_finite() && nh.is_finite() && nw.is_finite()) {
-                    return (1u64, 0u64);
+        let step_row = |row: usize,
+                        p: &mut Vec2,
+                        v: &mut Vec2,
+                        h: &mut f32,
+                        w: &mut f32,
+                        d: &mut Vec2|
+         -> (u64, u64) {
+            let gi = group[row] as usize;
+            let g = &groups[gi];
+            let o = &out[row];
+            let (np, nv, nh, nw) = match g.movement {
+                Movement::Kinematic => {
+                    let k = KinematicOutput {
+                        velocity: truncate(o.linear, max_speed[row]),
+                        rotation: o
+                            .angular
+                            .clamp(-g.facing.max_rotation, g.facing.max_rotation),
+                        heading: o.heading,
+                    };
+                    let (np, nh, nv, nw) = kinematic_update(*p, *h, *v, *w, &k, dt);
+                    (np, nv, nh, nw)
                 }
-                let (np, nv, crossed) = if contain {
-                    match walls.constrain_move(*p, np) {
-                        (slid, true) => (slid, truncate((slid - *p) / dt, max_speed[row]), 1),
-                        (_, false) => (np, nv, 0),
-                    }
-                } else {
-                    (np, nv, 0)
-                };
-                *p = np;
-                *v = nv;
-                *d = normalize_or_zero(nv);
-                *h = nh;
-                *w = nw;
-                (0, crossed)
+                Movement::Steering => {
+                    let limits = Limits {
+                        mass: mass[row],
+                        max_force: max_force[row],
+                        max_speed: max_speed[row],
+                    };
+                    let (np, nv) = integrate_linear(integrator, *p, *v, o.linear, limits, dt);
+                    let (nh, nw) = if traits[gi].angular {
+                        integrate_angular(integrator, *h, *w, o.angular, g.facing.max_rotation, dt)
+                    } else {
+                        (
+                            ease_heading(*h, nv, g.facing.turn_rate, g.facing.min_speed, dt),
+                            0.0,
+                        )
+                    };
+                    (np, nv, nh, nw)
+                }
+            };
+            if !(np.is_finite() && nv.is_finite() && nh.is_finite() && nw.is_finite()) {
+                return (1u64, 0u64);
+            }
+            let (np, nv, crossed) = if contain {
+                match walls.constrain_move(*p, np) {
+                    (slid, true) => (slid, truncate((slid - *p) / dt, max_speed[row]), 1),
+                    (_, false) => (np, nv, 0),
+                }
+            } else {
+                (np, nv, 0)
+            };
+            *p = np;
+            *v = nv;
+            *d = normalize_or_zero(nv);
+            *h = nh;
+            *w = nw;
+            (0, crossed)
+        };
+        // Chunks of rows, each a plain loop over its slices (simpler for the
+        // compiler than a five-way zip of per-row parallel iterators).
+        pos.par_chunks_mut(INTEGRATE_CHUNK)
+            .zip(vel.par_chunks_mut(INTEGRATE_CHUNK))
+            .zip(heading.par_chunks_mut(INTEGRATE_CHUNK))
+            .zip(rotation.par_chunks_mut(INTEGRATE_CHUNK))
+            .zip(dir.par_chunks_mut(INTEGRATE_CHUNK))
+            .enumerate()
+            .map(|(chunk, ((((p, v), h), w), d))| {
+                let first = chunk * INTEGRATE_CHUNK;
+                let mut sum = (0, 0);
+                for (k, ((((p, v), h), w), d)) in p
+                    .iter_mut()
+                    .zip(v.iter_mut())
+                    .zip(h.iter_mut())
+                    .zip(w.iter_mut())
+                    .zip(d.iter_mut())
+                    .enumerate()
+                {
+                    let (q, c) = step_row(first + k, p, v, h, w, d);
+                    sum = (sum.0 + q, sum.1 + c);
+                }
+                sum
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
