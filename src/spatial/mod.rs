@@ -181,17 +181,7 @@ impl Bounds {
 
     /// Bounds of the finite positions among `rows`; `None` when there are none.
     fn of(positions: &[Vec2], rows: Range<usize>) -> Option<Self> {
-        let mut min = Vec2::splat(f32::INFINITY);
-        let mut max = Vec2::splat(f32::NEG_INFINITY);
-        let mut any = false;
-        for p in &positions[rows] {
-            if p.is_finite() {
-                min = min.min(*p);
-                max = max.max(*p);
-                any = true;
-            }
-        }
-        any.then_some(Self { min, max })
+        Self::of_all(&positions[rows]).0
     }
 }
 
@@ -658,14 +648,8 @@ impl BatchNeighbours {
                 let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
                     return &[];
                 };
-                let entries = g.entries();
-                let mut found = 0;
-                for cy in cy0..=cy1 {
-                    let (s, e) = g.run(cy, cx0, cx1);
-                    grow_hits(hits, found + (e - s) + GROUP);
-                    found = scan_run(entries, s, e, p, r2, me, hits, found);
-                }
-                found
+                let runs = (cy0..=cy1).map(|cy| g.run(cy, cx0, cx1));
+                scan_runs(g.entries(), runs, p, r2, me, hits)
             }
             Inner::KdTree(_)
                 if self.rows.contains(&row) && r <= self.r && positions.len() == self.len =>
@@ -674,14 +658,8 @@ impl BatchNeighbours {
                 let Some((c0, c1, b0, b1)) = c.window(row - self.rows.start) else {
                     return &[];
                 };
-                let entries = (&c.xs[..], &c.ys[..], &c.ids[..]);
-                let mut found = 0;
-                for b in b0..=b1 {
-                    let (s, e) = c.run(b, c0, c1);
-                    grow_hits(hits, found + (e - s) + GROUP);
-                    found = scan_run(entries, s, e, p, r2, me, hits, found);
-                }
-                found
+                let runs = (b0..=b1).map(|b| c.run(b, c0, c1));
+                scan_runs((&c.xs, &c.ys, &c.ids), runs, p, r2, me, hits)
             }
             _ => {
                 brute::brute_keys(positions, row, r, &mut self.keys);
@@ -787,6 +765,25 @@ fn grow_hits_cold(hits: &mut Vec<u32>, n: usize) {
     hits.resize(n.next_power_of_two().max(MIN_HITS), 0);
 }
 
+/// The rows of the entries in `runs` (each `(start, end)`) within `r2` of `p`, except
+/// `row` itself, written to the front of `hits` (grown as needed); returns how many.
+#[inline]
+fn scan_runs(
+    entries: (&[f32], &[f32], &[u32]),
+    runs: impl Iterator<Item = (usize, usize)>,
+    p: Vec2,
+    r2: f32,
+    row: u32,
+    hits: &mut Vec<u32>,
+) -> usize {
+    let mut found = 0;
+    for (s, e) in runs {
+        grow_hits(hits, found + (e - s) + GROUP);
+        found = scan_run(entries, s, e, p, r2, row, hits, found);
+    }
+    found
+}
+
 /// Append to `hits` (from `hits[found]` on) the rows of the entries `s..e` within
 /// `r2` of `p`, except `row` itself; returns the new count. The entries are read in
 /// groups of [`GROUP`] (the arrays carry [`GROUP`] never-matching entries at their
@@ -813,8 +810,11 @@ fn scan_run(
         ) else {
             break;
         };
-        let (Ok(gx), Ok(gy)) = (<&[f32; GROUP]>::try_from(gx), <&[f32; GROUP]>::try_from(gy))
-        else {
+        let (Ok(gx), Ok(gy), Ok(gi)) = (
+            <&[f32; GROUP]>::try_from(gx),
+            <&[f32; GROUP]>::try_from(gy),
+            <&[u32; GROUP]>::try_from(gi),
+        ) else {
             break;
         };
         let mut mask = group_mask(gx, gy, p, r2) & !lanes_equal(gi, row);
@@ -842,12 +842,9 @@ fn scan_run(
 
 /// The bit mask (bit `l` for lane `l`) of the lanes of `ids` equal to `row`.
 #[inline(always)]
-fn lanes_equal(ids: &[u32], row: u32) -> u32 {
+fn lanes_equal(ids: &[u32; GROUP], row: u32) -> u32 {
     use wide::u32x4;
-    let Ok(&ids) = <&[u32; GROUP]>::try_from(ids) else {
-        return 0;
-    };
-    u32x4::new(ids).simd_eq(u32x4::splat(row)).to_bitmask()
+    u32x4::new(*ids).simd_eq(u32x4::splat(row)).to_bitmask()
 }
 
 /// The bit mask (bit `l` for lane `l`) of the entries of one group within `r2` of `p`
