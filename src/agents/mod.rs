@@ -200,8 +200,9 @@ pub(crate) struct Columns {
     pub out: Vec<SteerOut>,
 }
 
-/// Below this many rows a re-sort gathers the columns on the calling thread.
-const PARALLEL_GATHER_MIN: usize = 16_384;
+/// A re-sort hands each worker at least this many rows of a column (smaller worlds
+/// are gathered by one task).
+const GATHER_MIN_LEN: usize = 8192;
 
 /// Apply the macro `$m` to the name of every column (keeps push, remove and
 /// permute in step: a column missing here is a compile error in `check`).
@@ -295,16 +296,11 @@ impl Columns {
         macro_rules! gather {
             ($col:ident) => {
                 dst.$col.clear();
-                if perm.len() >= PARALLEL_GATHER_MIN {
-                    dst.$col.par_extend(
-                        perm.par_iter()
-                            .with_min_len(4096)
-                            .map(|&r| self.$col[r as usize].clone()),
-                    );
-                } else {
-                    dst.$col
-                        .extend(perm.iter().map(|&r| self.$col[r as usize].clone()));
-                }
+                dst.$col.par_extend(
+                    perm.par_iter()
+                        .with_min_len(GATHER_MIN_LEN)
+                        .map(|&r| self.$col[r as usize].clone()),
+                );
             };
         }
         for_each_column!(gather);
