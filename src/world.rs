@@ -17,7 +17,8 @@ use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOu
 use crate::behaviors::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviors::approach::{approach_step, WalkerState};
 use crate::behaviors::flocking::{
-    alignment, cohesion, flock_forces, separation, FlockForces, Neighbour, SeparationParams,
+    alignment, cohesion, flock_forces, flock_sums, separation, FlockForces, Neighbour,
+    SeparationKind, SeparationParams,
 };
 use crate::behaviors::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
@@ -119,6 +120,9 @@ struct GroupTraits {
     /// Separation parameters for [`flock_forces`] when the group uses at least two of
     /// separation, alignment and cohesion: computed in one pass over the neighbours.
     flock: Option<SeparationParams>,
+    /// Some behaviour reads the neighbour records. When not, the group's neighbours
+    /// are only the flocking sums, read straight from the columns ([`flock_sums`]).
+    needs_records: bool,
 }
 
 impl GroupTraits {
@@ -131,8 +135,17 @@ impl GroupTraits {
         let flocking = usize::from(separation.is_some())
             + usize::from(kinds(|b| matches!(b, Behaviour::Alignment)))
             + usize::from(kinds(|b| matches!(b, Behaviour::Cohesion)));
+        let flock = (flocking >= 2).then(|| separation.unwrap_or_default());
+        // Without records the flocking sums are the inverse-distance kind only.
+        let summed = flock.filter(|p| p.kind == SeparationKind::InverseDistance);
+        let needs_records = config.behaviours.iter().any(|b| match b.behaviour {
+            Behaviour::Separation(p) => summed != Some(p),
+            Behaviour::Cohesion | Behaviour::Alignment => summed.is_none(),
+            ref other => other.needs_neighbours(),
+        });
         Self {
-            flock: (flocking >= 2).then(|| separation.unwrap_or_default()),
+            flock,
+            needs_records,
             needs_neighbours: config.needs_neighbours(),
             angular: config.uses_angular(),
             watches_leaders: config.watches_leaders(),
@@ -1238,8 +1251,12 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
     let g_idx = ctx.group[row] as usize;
     let g = &ctx.groups[g_idx];
     let me = ctx.state(row);
+    let traits = &ctx.traits[g_idx];
+    let my_key = ctx.id[row].index();
     s.neighbours.clear();
-    if ctx.traits[g_idx].needs_neighbours {
+    let mut flock = None;
+    let mut count = 0;
+    if traits.needs_neighbours {
         let rows = s.batch.scan(
             ctx.index,
             ctx.pos,
@@ -1247,25 +1264,40 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
             g.neighbour_radius,
             g.max_neighbours,
         );
-        s.neighbours.extend(rows.iter().map(|&r| Neighbour {
-            pos: ctx.pos[r as usize],
-            vel: ctx.vel[r as usize],
-            dir: ctx.dir[r as usize],
-            key: ctx.id[r as usize].index(),
-        }));
+        count = rows.len();
+        if traits.needs_records {
+            s.neighbours.extend(rows.iter().map(|&r| Neighbour {
+                pos: ctx.pos[r as usize],
+                vel: ctx.vel[r as usize],
+                dir: ctx.dir[r as usize],
+                key: ctx.id[r as usize].index(),
+            }));
+            flock = traits
+                .flock
+                .map(|p| (flock_forces(&me, my_key, &s.neighbours, &p), p));
+        } else if let Some(p) = traits.flock {
+            // Only the flocking sums read the neighbours: straight from the columns,
+            // no records (bitwise the same sums as `flock_forces`).
+            let at = |i: usize| rows[i] as usize;
+            let sums = flock_sums(
+                &me,
+                my_key,
+                count,
+                |i| (ctx.pos[at(i)], ctx.dir[at(i)]),
+                |i| ctx.id[at(i)].index(),
+                &p,
+            );
+            flock = Some((sums, p));
+        }
     }
     let target_row = ctx.target_row(ctx.target[row]);
     let target = ctx.resolve(ctx.target[row]);
-    let my_key = ctx.id[row].index();
     let AgentMut {
         rng,
         memory,
         walker,
     } = m;
     let neighbours = &s.neighbours;
-    let flock = ctx.traits[g_idx]
-        .flock
-        .map(|p| (flock_forces(&me, my_key, neighbours, &p), p));
     let mut dispatch = Dispatch {
         ctx,
         row,
@@ -1340,7 +1372,7 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
             0.0
         },
         heading: out.heading.filter(|h| h.is_finite()),
-        neighbours: s.neighbours.len() as u32,
+        neighbours: count as u32,
     }
 }
 
@@ -1362,5 +1394,87 @@ impl Fnv {
     }
     fn f32(&mut self, v: f32) {
         self.u64(v.to_bits() as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::behaviors::wander::WanderParams;
+    use crate::{AgentSpec, Behaviour};
+
+    /// A dense flock (sums without records) and, when `records`, the same flock made
+    /// to build neighbour records and use `flock_forces` on them.
+    fn flock(records: bool, index: IndexKind) -> World {
+        let mut w = World::new(WorldConfig {
+            seed: 7,
+            index,
+            ..WorldConfig::default()
+        });
+        let g = w
+            .add_group(
+                GroupConfig::new("boids")
+                    .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+                    .with(Behaviour::Alignment, 0.5)
+                    .with(Behaviour::Cohesion, 0.5)
+                    .with(Behaviour::Wander(WanderParams::default()), 0.3)
+                    .neighbours(3.0, 6),
+            )
+            .unwrap();
+        for i in 0..600 {
+            // Some coincident pairs, so the key of a neighbour is read too.
+            let k = (i / 2) as f32;
+            let p = Vec2::new((k * 0.37) % 14.0, (k * 0.61) % 11.0);
+            w.spawn(AgentSpec::new(g, p)).unwrap();
+        }
+        assert!(!w.traits[0].needs_records);
+        w.traits[0].needs_records = records;
+        w
+    }
+
+    #[test]
+    fn flocking_sums_without_records_equal_the_record_path() {
+        for index in [IndexKind::KdTree, IndexKind::Grid] {
+            let (mut a, mut b) = (flock(false, index), flock(true, index));
+            for _ in 0..40 {
+                let sa = a.step(0.05).unwrap();
+                let sb = b.step(0.05).unwrap();
+                assert_eq!(sa.neighbours, sb.neighbours);
+                assert!(sa.neighbours > 0);
+                assert_eq!(a.state_hash(), b.state_hash(), "{index:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_neighbour_behaviours_outside_the_sums_need_records() {
+        let traits = |behaviours: &[Behaviour]| {
+            let mut g = GroupConfig::new("g");
+            for b in behaviours {
+                g = g.with(b.clone(), 1.0);
+            }
+            GroupTraits::of(&g).needs_records
+        };
+        let sep = Behaviour::Separation(SeparationParams::default());
+        let avg = Behaviour::Separation(SeparationParams {
+            kind: SeparationKind::Average,
+            ..SeparationParams::default()
+        });
+        assert!(!traits(&[
+            sep.clone(),
+            Behaviour::Alignment,
+            Behaviour::Seek
+        ]));
+        assert!(!traits(&[Behaviour::Cohesion, Behaviour::Alignment]));
+        // One flocking behaviour alone is computed on records.
+        assert!(traits(&[sep.clone()]));
+        assert!(traits(&[Behaviour::Cohesion]));
+        // The average formula, or a second separation with other parameters.
+        assert!(traits(&[avg.clone(), Behaviour::Alignment]));
+        assert!(traits(&[sep, Behaviour::Alignment, avg]));
+        assert!(!traits(&[
+            Behaviour::Seek,
+            Behaviour::Wander(WanderParams::default())
+        ]));
     }
 }

@@ -144,7 +144,7 @@ pub fn separation(
                 if d_sq > r_sq {
                     continue;
                 }
-                sum += inverse_distance_push(away, d_sq, my_key, n.key);
+                sum += inverse_distance_push(away, d_sq, my_key, || n.key);
             }
             sum * params.strength
         }
@@ -153,10 +153,16 @@ pub fn separation(
 
 /// One neighbour's inverse-distance separation term `normalize(away) / |away|`
 /// (`away = me - other`, `d_sq = |away|²`), with the distance floored at
-/// [`MIN_SEPARATION_DIST`] and coincident agents pushed apart by [`coincident_push`].
-/// Beyond the floor this is `away / d_sq`: no square root, one division.
+/// [`MIN_SEPARATION_DIST`] and coincident agents pushed apart by [`coincident_push`]
+/// (`other_key` gives the other's key, asked only then). Beyond the floor this is
+/// `away / d_sq`: no square root, one division.
 #[inline]
-fn inverse_distance_push(away: Vec2, d_sq: f32, my_key: u32, other_key: u32) -> Vec2 {
+fn inverse_distance_push(
+    away: Vec2,
+    d_sq: f32,
+    my_key: u32,
+    other_key: impl FnOnce() -> u32,
+) -> Vec2 {
     if d_sq >= MIN_SEPARATION_DIST * MIN_SEPARATION_DIST {
         return away * (1.0 / d_sq);
     }
@@ -164,7 +170,7 @@ fn inverse_distance_push(away: Vec2, d_sq: f32, my_key: u32, other_key: u32) -> 
     let dir = if d > COINCIDENT {
         away / d
     } else {
-        coincident_push(my_key, other_key)
+        coincident_push(my_key, other_key())
     };
     dir / d.max(MIN_SEPARATION_DIST)
 }
@@ -200,18 +206,46 @@ pub fn flock_forces(
             cohesion: cohesion(me, neighbours),
         };
     }
+    flock_sums(
+        me,
+        my_key,
+        neighbours.len(),
+        |i| (neighbours[i].pos, neighbours[i].dir),
+        |i| neighbours[i].key,
+        params,
+    )
+}
+
+/// The inverse-distance case of [`flock_forces`] over `count` neighbours given by
+/// accessors rather than records: `get(i)` is the `i`-th neighbour's position and unit
+/// velocity, `key(i)` its key (read only for coincident agents). The world reads its
+/// columns through these directly; [`flock_forces`] reads its slice. The sums are
+/// accumulated in neighbour order, so both give bitwise the same forces.
+#[inline(always)]
+pub(crate) fn flock_sums(
+    me: &AgentState,
+    my_key: u32,
+    count: usize,
+    get: impl Fn(usize) -> (Vec2, Vec2),
+    key: impl Fn(usize) -> u32,
+    params: &SeparationParams,
+) -> FlockForces {
+    if count == 0 {
+        return FlockForces::default();
+    }
     let r_sq = params.radius * params.radius;
     let mut push = Vec2::ZERO;
     let mut headings = Vec2::ZERO;
     let mut positions = Vec2::ZERO;
-    for n in neighbours {
-        let away = me.pos - n.pos;
+    for i in 0..count {
+        let (pos, dir) = get(i);
+        let away = me.pos - pos;
         let d_sq = away.length_squared();
         if d_sq <= r_sq {
-            push += inverse_distance_push(away, d_sq, my_key, n.key);
+            push += inverse_distance_push(away, d_sq, my_key, || key(i));
         }
-        headings += n.dir;
-        positions += n.pos;
+        headings += dir;
+        positions += pos;
     }
     let dir = normalize_or_zero(headings);
     FlockForces {
@@ -221,7 +255,7 @@ pub fn flock_forces(
         } else {
             dir * me.max_speed - me.vel
         },
-        cohesion: seek(me, positions / neighbours.len() as f32),
+        cohesion: seek(me, positions / count as f32),
     }
 }
 
