@@ -1467,7 +1467,7 @@ mod tests {
         ]));
         assert!(!traits(&[Behaviour::Cohesion, Behaviour::Alignment]));
         // One flocking behaviour alone is computed on records.
-        assert!(traits(&[sep.clone()]));
+        assert!(traits(std::slice::from_ref(&sep)));
         assert!(traits(&[Behaviour::Cohesion]));
         // The average formula, or a second separation with other parameters.
         assert!(traits(&[avg.clone(), Behaviour::Alignment]));
