@@ -628,9 +628,11 @@ impl World {
     pub fn step(&mut self, dt: f32) -> Result<TickStats> {
         positive("dt", dt)?;
         let pool = self.pool.clone();
+        // The whole tick runs on a worker of the pool, so that each parallel phase
+        // starts from inside the pool rather than being handed over from this thread.
         let stats = match pool {
             Some(pool) => pool.install(|| self.step_inner(dt)),
-            None => self.step_inner(dt),
+            None => rayon::scope(|_| self.step_inner(dt)),
         };
         Ok(stats)
     }
