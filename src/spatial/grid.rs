@@ -96,11 +96,14 @@ impl GridIndex {
         }
         self.cell_of.truncate(n);
         let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
+        // Branch-free: the cell of a non-finite position is computed (clamped into
+        // range) and then replaced.
         let cell = |p: &Vec2| -> u32 {
+            let cx = cell_coord(f64::from(p.x), ox, inv, nx);
+            let cy = cell_coord(f64::from(p.y), oy, inv, ny);
+            let c = (cy * nx + cx) as u32;
             if p.is_finite() {
-                let cx = cell_coord(f64::from(p.x), ox, inv, nx);
-                let cy = cell_coord(f64::from(p.y), oy, inv, ny);
-                (cy * nx + cx) as u32
+                c
             } else {
                 NO_CELL
             }
@@ -303,12 +306,13 @@ impl GridIndex {
 /// Monotone in `v`, so a row inside a queried interval is in the interval's cells.
 #[inline]
 fn cell_coord(v: f64, origin: f64, inv: f64, n: usize) -> usize {
-    // Negative and NaN to 0, then truncation (saturating) and the last cell as the
-    // cap: each step monotone in `v`. The same cells as clamping to `0..=n - 1`
-    // first, in fewer instructions.
+    // Negative and NaN to 0, the last cell as the cap, then truncation: each step
+    // monotone in `v`. The same cells as clamping to `0..=n - 1` first, in fewer
+    // instructions; capping before truncating (the cap is a whole number) keeps the
+    // conversion a 32-bit one (cell counts fit `u32`).
     let t = (v - origin) * inv;
     let t = if t > 0.0 { t } else { 0.0 };
-    (t as usize).min(n - 1)
+    t.min((n - 1) as f64) as u32 as usize
 }
 
 #[cfg(test)]
