@@ -17,8 +17,8 @@ use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOu
 use crate::behaviors::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviors::approach::{approach_step, WalkerState};
 use crate::behaviors::flocking::{
-    alignment, cohesion, flock_forces, flock_sums, separation, FlockForces, Neighbour,
-    SeparationKind, SeparationParams,
+    alignment, cohesion, flock_forces, flock_sums, separation, separation_sum, FlockForces,
+    Neighbour, SeparationKind, SeparationParams,
 };
 use crate::behaviors::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
@@ -118,8 +118,12 @@ struct GroupTraits {
     watches_leaders: bool,
     leader: Option<LeaderParams>,
     /// Separation parameters for [`flock_forces`] when the group uses at least two of
-    /// separation, alignment and cohesion: computed in one pass over the neighbours.
+    /// separation, alignment and cohesion: computed in one pass over the neighbours
+    /// (`flock_all`); or of the group's only flocking behaviour, an inverse-distance
+    /// separation, computed ahead of the dispatch the same way.
     flock: Option<SeparationParams>,
+    /// `flock` stands for all three flocking forces, not the separation alone.
+    flock_all: bool,
     /// Some behaviour reads the neighbour records. When not, the group's neighbours
     /// are only the flocking sums, read straight from the columns ([`flock_sums`]).
     needs_records: bool,
@@ -135,7 +139,14 @@ impl GroupTraits {
         let flocking = usize::from(separation.is_some())
             + usize::from(kinds(|b| matches!(b, Behaviour::Alignment)))
             + usize::from(kinds(|b| matches!(b, Behaviour::Cohesion)));
-        let flock = (flocking >= 2).then(|| separation.unwrap_or_default());
+        let lone_separation =
+            separation.filter(|p| flocking == 1 && p.kind == SeparationKind::InverseDistance);
+        let flock_all = flocking >= 2;
+        let flock = if flock_all {
+            Some(separation.unwrap_or_default())
+        } else {
+            lone_separation
+        };
         // Without records the flocking sums are the inverse-distance kind only.
         let summed = flock.filter(|p| p.kind == SeparationKind::InverseDistance);
         let needs_records = config.behaviours.iter().any(|b| match b.behaviour {
@@ -145,6 +156,7 @@ impl GroupTraits {
         });
         Self {
             flock,
+            flock_all,
             needs_records,
             needs_neighbours: config.needs_neighbours(),
             angular: config.uses_angular(),
@@ -1274,22 +1286,32 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
                 dir: ctx.dir[r as usize],
                 key: ctx.id[r as usize].index(),
             }));
-            flock = traits
-                .flock
-                .map(|p| (flock_forces(&me, my_key, &s.neighbours, &p), p));
+            flock = traits.flock.map(|p| {
+                let forces = if traits.flock_all {
+                    flock_forces(&me, my_key, &s.neighbours, &p)
+                } else {
+                    FlockForces {
+                        separation: separation(&me, my_key, &s.neighbours, &p),
+                        ..FlockForces::default()
+                    }
+                };
+                (forces, p)
+            });
         } else if let Some(p) = traits.flock {
             // Only the flocking sums read the neighbours: straight from the columns,
             // no records (bitwise the same sums as `flock_forces`).
             let at = |i: usize| rows[i] as usize;
-            let sums = flock_sums(
-                &me,
-                my_key,
-                count,
-                |i| (ctx.pos[at(i)], ctx.dir[at(i)]),
-                |i| ctx.id[at(i)].index(),
-                &p,
-            );
-            flock = Some((sums, p));
+            let key = |i: usize| ctx.id[at(i)].index();
+            let forces = if traits.flock_all {
+                let get = |i: usize| (ctx.pos[at(i)], ctx.dir[at(i)]);
+                flock_sums(&me, my_key, count, get, key, &p)
+            } else {
+                FlockForces {
+                    separation: separation_sum(&me, my_key, count, |i| ctx.pos[at(i)], key, &p),
+                    ..FlockForces::default()
+                }
+            };
+            flock = Some((forces, p));
         }
     }
     let target_row = ctx.target_row(ctx.target[row]);
@@ -1405,24 +1427,25 @@ mod tests {
     use crate::behaviors::wander::WanderParams;
     use crate::{AgentSpec, Behaviour};
 
-    /// A dense flock (sums without records) and, when `records`, the same flock made
-    /// to build neighbour records and use `flock_forces` on them.
-    fn flock(records: bool, index: IndexKind) -> World {
+    /// A dense crowd whose group's neighbours are only read as sums (without
+    /// records) and, when `records`, the same crowd made to build neighbour records
+    /// and compute its forces on them.
+    fn crowd(records: bool, index: IndexKind, flocking: bool) -> World {
         let mut w = World::new(WorldConfig {
             seed: 7,
             index,
             ..WorldConfig::default()
         });
-        let g = w
-            .add_group(
-                GroupConfig::new("boids")
-                    .with(Behaviour::Separation(SeparationParams::default()), 1.5)
-                    .with(Behaviour::Alignment, 0.5)
-                    .with(Behaviour::Cohesion, 0.5)
-                    .with(Behaviour::Wander(WanderParams::default()), 0.3)
-                    .neighbours(3.0, 6),
-            )
-            .unwrap();
+        let mut group = GroupConfig::new("boids")
+            .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+            .with(Behaviour::Wander(WanderParams::default()), 0.3)
+            .neighbours(3.0, 6);
+        if flocking {
+            group = group
+                .with(Behaviour::Alignment, 0.5)
+                .with(Behaviour::Cohesion, 0.5);
+        }
+        let g = w.add_group(group).unwrap();
         for i in 0..600 {
             // Some coincident pairs, so the key of a neighbour is read too.
             let k = (i / 2) as f32;
@@ -1430,20 +1453,24 @@ mod tests {
             w.spawn(AgentSpec::new(g, p)).unwrap();
         }
         assert!(!w.traits[0].needs_records);
+        assert_eq!(w.traits[0].flock_all, flocking);
         w.traits[0].needs_records = records;
         w
     }
 
     #[test]
-    fn flocking_sums_without_records_equal_the_record_path() {
+    fn neighbour_sums_without_records_equal_the_record_path() {
         for index in [IndexKind::KdTree, IndexKind::Grid] {
-            let (mut a, mut b) = (flock(false, index), flock(true, index));
-            for _ in 0..40 {
-                let sa = a.step(0.05).unwrap();
-                let sb = b.step(0.05).unwrap();
-                assert_eq!(sa.neighbours, sb.neighbours);
-                assert!(sa.neighbours > 0);
-                assert_eq!(a.state_hash(), b.state_hash(), "{index:?}");
+            for flocking in [true, false] {
+                let mut a = crowd(false, index, flocking);
+                let mut b = crowd(true, index, flocking);
+                for _ in 0..40 {
+                    let sa = a.step(0.05).unwrap();
+                    let sb = b.step(0.05).unwrap();
+                    assert_eq!(sa.neighbours, sb.neighbours);
+                    assert!(sa.neighbours > 0);
+                    assert_eq!(a.state_hash(), b.state_hash(), "{index:?} {flocking}");
+                }
             }
         }
     }
@@ -1468,11 +1495,14 @@ mod tests {
             Behaviour::Seek
         ]));
         assert!(!traits(&[Behaviour::Cohesion, Behaviour::Alignment]));
-        // One flocking behaviour alone is computed on records.
-        assert!(traits(std::slice::from_ref(&sep)));
+        // A lone inverse-distance separation is summed too; a lone cohesion or
+        // alignment is computed on records.
+        assert!(!traits(std::slice::from_ref(&sep)));
         assert!(traits(&[Behaviour::Cohesion]));
+        assert!(traits(&[Behaviour::Alignment, Behaviour::Seek]));
         // The average formula, or a second separation with other parameters.
         assert!(traits(&[avg.clone(), Behaviour::Alignment]));
+        assert!(traits(std::slice::from_ref(&avg)));
         assert!(traits(&[sep, Behaviour::Alignment, avg]));
         assert!(!traits(&[
             Behaviour::Seek,

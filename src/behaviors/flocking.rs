@@ -136,19 +136,42 @@ pub fn separation(
             };
             dir * params.strength
         }
-        SeparationKind::InverseDistance => {
-            let mut sum = Vec2::ZERO;
-            for n in neighbours {
-                let away = me.pos - n.pos;
-                let d_sq = away.length_squared();
-                if d_sq > r_sq {
-                    continue;
-                }
-                sum += inverse_distance_push(away, d_sq, my_key, || n.key);
-            }
-            sum * params.strength
-        }
+        SeparationKind::InverseDistance => separation_sum(
+            me,
+            my_key,
+            neighbours.len(),
+            |i| neighbours[i].pos,
+            |i| neighbours[i].key,
+            params,
+        ),
     }
+}
+
+/// The inverse-distance case of [`separation`] over `count` neighbours given by
+/// accessors rather than records (`pos(i)`, and `key(i)`, read only for coincident
+/// agents): how the world computes it straight from its columns when no behaviour
+/// needs the records. Bitwise the same as [`separation`] on records of the same
+/// neighbours in the same order.
+#[inline(always)]
+pub(crate) fn separation_sum(
+    me: &AgentState,
+    my_key: u32,
+    count: usize,
+    pos: impl Fn(usize) -> Vec2,
+    key: impl Fn(usize) -> u32,
+    params: &SeparationParams,
+) -> Vec2 {
+    let r_sq = params.radius * params.radius;
+    let mut sum = Vec2::ZERO;
+    for i in 0..count {
+        let away = me.pos - pos(i);
+        let d_sq = away.length_squared();
+        if d_sq > r_sq {
+            continue;
+        }
+        sum += inverse_distance_push(away, d_sq, my_key, || key(i));
+    }
+    sum * params.strength
 }
 
 /// One neighbour's inverse-distance separation term `normalize(away) / |away|`
