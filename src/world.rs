@@ -125,7 +125,8 @@ struct GroupTraits {
     /// `flock` stands for all three flocking forces, not the separation alone.
     flock_all: bool,
     /// Some behaviour reads the neighbour records. When not, the group's neighbours
-    /// are only the flocking sums, read straight from the columns ([`flock_sums`]).
+    /// are only the flocking sums, read straight from the columns through the scan's
+    /// row ids ([`flock_sums`], [`separation_sum`]).
     needs_records: bool,
 }
 
