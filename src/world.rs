@@ -1146,14 +1146,10 @@ impl Dispatch<'_, '_> {
     /// One behaviour's contribution before weighting.
     #[inline(always)]
     fn eval(&mut self, b: &Behaviour, rng: &mut AgentRng) -> Contribution {
-        let (ctx, row, my_key, target, target_row, flock) = (
-            self.ctx,
-            self.row,
-            self.my_key,
-            self.target,
-            self.target_row,
-            self.flock,
-        );
+        // Fields are read where an arm needs them, not copied out up front: this runs
+        // once per behaviour of every agent.
+        let (ctx, row, my_key) = (self.ctx, self.row, self.my_key);
+        let (target, target_row, flock) = (&self.target, self.target_row, &self.flock);
         let me = &self.me;
         let neighbours = self.neighbours;
         let memory = &mut *self.memory;
@@ -1172,7 +1168,7 @@ impl Dispatch<'_, '_> {
                 Contribution::force(force)
             }
             Behaviour::Separation(p) => Contribution::force(match flock {
-                Some((f, fp)) if fp == *p => f.separation,
+                Some((f, fp)) if fp == p => f.separation,
                 _ => separation(me, my_key, neighbours, p),
             }),
             Behaviour::Cohesion => Contribution::force(match flock {
