@@ -105,6 +105,134 @@ pub fn ease_heading(heading: f32, vel: Vec2, turn_rate: f32, min_speed: f32, dt:
     wrap_angle(heading + wrap_angle(goal - heading) * t)
 }
 
+/// Four bodies of steering groups without angular steering, one per lane: the inputs
+/// of [`integrate_linear`] and [`ease_heading`] (`turn` is `min(1, turn_rate * dt)`,
+/// `min_speed_sq` the squared minimum speed of each body's group).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Lanes {
+    pub pos: [Vec2; LANES],
+    pub vel: [Vec2; LANES],
+    pub force: [Vec2; LANES],
+    pub heading: [f32; LANES],
+    pub mass: [f32; LANES],
+    pub max_force: [f32; LANES],
+    pub max_speed: [f32; LANES],
+    pub turn: [f32; LANES],
+    pub min_speed_sq: [f32; LANES],
+}
+
+/// The results of [`integrate_lanes`]: new position, velocity, unit velocity
+/// (`normalize_or_zero` of it) and heading of each body.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct LanesOut {
+    pub pos: [Vec2; LANES],
+    pub vel: [Vec2; LANES],
+    pub dir: [Vec2; LANES],
+    pub heading: [f32; LANES],
+}
+
+/// Bodies per [`integrate_lanes`] call.
+pub(crate) const LANES: usize = 4;
+
+/// [`integrate_linear`], then [`ease_heading`] and `normalize_or_zero` of the new
+/// velocity, for four bodies at once. Every lane goes through the same IEEE operations
+/// in the same order as the scalar functions (branches become selects, and vector
+/// square roots and divisions are correctly rounded like scalar ones), so each lane is
+/// bitwise the scalar result. `None` when some lane leaves the common case (a
+/// non-finite result, an angle beyond one turn of wrapping, or a degenerate `atan2`):
+/// the caller then takes the scalar path for all four.
+#[inline]
+#[must_use]
+pub(crate) fn integrate_lanes(integrator: Integrator, b: &Lanes, dt: f32) -> Option<LanesOut> {
+    use std::f32::consts::{FRAC_PI_2, PI, TAU};
+    use wide::f32x4;
+    let v4 =
+        |f: fn(Vec2) -> f32, a: &[Vec2; LANES]| f32x4::new([f(a[0]), f(a[1]), f(a[2]), f(a[3])]);
+    let (x, y) = (|v: Vec2| v.x, |v: Vec2| v.y);
+    let zero = f32x4::ZERO;
+    let finite2 = |vx: f32x4, vy: f32x4| vx.is_finite() & vy.is_finite();
+    // `truncate`: zero for a non-positive or NaN limit or a non-finite vector; scaled
+    // by `max / |v|` when longer than `max`.
+    let truncate = |vx: f32x4, vy: f32x4, max: f32x4| {
+        let len_sq = vx * vx + vy * vy;
+        let scale = max / len_sq.sqrt();
+        let long = len_sq.simd_gt(max * max);
+        let tx = long.bitselect(vx * scale, vx);
+        let ty = long.bitselect(vy * scale, vy);
+        let keep = max.simd_gt(zero) & finite2(vx, vy);
+        (keep.bitselect(tx, zero), keep.bitselect(ty, zero))
+    };
+    let (px, py) = (v4(x, &b.pos), v4(y, &b.pos));
+    let (vx, vy) = (v4(x, &b.vel), v4(y, &b.vel));
+    let mass = f32x4::new(b.mass);
+    let dt4 = f32x4::splat(dt);
+    let (fx, fy) = truncate(v4(x, &b.force), v4(y, &b.force), f32x4::new(b.max_force));
+    let (ax, ay) = (fx / mass, fy / mass);
+    let (nvx, nvy) = truncate(vx + ax * dt4, vy + ay * dt4, f32x4::new(b.max_speed));
+    let (npx, npy) = match integrator {
+        Integrator::SemiImplicitEuler => (px + nvx * dt4, py + nvy * dt4),
+        Integrator::NewtonEuler1 => (px + vx * dt4, py + vy * dt4),
+        Integrator::Exact => {
+            let half = f32x4::splat(0.5 * dt);
+            (px + (vx + nvx) * half, py + (vy + nvy) * half)
+        }
+    };
+    // `ease_heading`: unchanged at or below the minimum speed.
+    let h = f32x4::new(b.heading);
+    let speed_sq = nvx * nvx + nvy * nvy;
+    let still = speed_sq.simd_le(f32x4::new(b.min_speed_sq)) | speed_sq.simd_eq(zero);
+    // `fast_atan2(nv.x, nv.y)`.
+    let (ay_, ax_) = (nvx.abs(), nvy.abs());
+    let lo_is_x = ax_.simd_lt(ay_);
+    let lo = lo_is_x.bitselect(ax_, ay_);
+    let hi = lo_is_x.bitselect(ay_, ax_);
+    let degenerate = hi.simd_eq(zero) | !hi.is_finite();
+    let a = lo / hi;
+    let s = a * a;
+    let c = f32x4::splat;
+    let mut r = a
+        * (c(0.999_977_26)
+            + s * (c(-0.332_623_47)
+                + s * (c(0.193_543_46)
+                    + s * (c(-0.116_432_87) + s * (c(0.052_653_32) - s * c(0.011_721_2))))));
+    r = ay_.simd_gt(ax_).bitselect(c(FRAC_PI_2) - r, r);
+    r = nvy.simd_lt(zero).bitselect(c(PI) - r, r);
+    let goal = nvx.simd_lt(zero).bitselect(-r, r);
+    // `wrap_angle`, for angles within one turn of (-π, π].
+    let wrap = |a: f32x4| {
+        let inside = a.simd_gt(c(-PI)) & a.simd_le(c(PI));
+        let above = a.simd_gt(c(PI)) & a.simd_le(c(PI + TAU));
+        let below = a.simd_le(c(-PI)) & a.simd_gt(c(-PI - TAU));
+        let w = above.bitselect(a - c(TAU), below.bitselect(a + c(TAU), a));
+        (w, inside | above | below)
+    };
+    let (turn, turn_ok) = wrap(goal - h);
+    let (eased, eased_ok) = wrap(h + turn * f32x4::new(b.turn));
+    let nh = still.bitselect(h, eased);
+    // `normalize_or_zero` of the new velocity.
+    let len = speed_sq.sqrt();
+    let unit = speed_sq.simd_gt(c(crate::math::EPS_LEN_SQ)) & speed_sq.is_finite();
+    let (dx, dy) = (
+        unit.bitselect(nvx / len, zero),
+        unit.bitselect(nvy / len, zero),
+    );
+    let common = finite2(npx, npy) & finite2(nvx, nvy) & nh.is_finite();
+    let eased_common = !degenerate & turn_ok & eased_ok;
+    if !(common & (still | eased_common)).all() {
+        return None;
+    }
+    let lanes = |vx: f32x4, vy: f32x4| {
+        let (xs, ys) = (vx.to_array(), vy.to_array());
+        std::array::from_fn(|i| Vec2::new(xs[i], ys[i]))
+    };
+    Some(LanesOut {
+        pos: lanes(npx, npy),
+        vel: lanes(nvx, nvy),
+        dir: lanes(dx, dy),
+        heading: nh.to_array(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,5 +292,100 @@ mod tests {
         let h = ease_heading(0.0, Vec2::X, 1.0, 0.1, 0.5);
         assert!((h - std::f32::consts::FRAC_PI_4).abs() < 1e-6);
         assert_eq!(ease_heading(0.3, Vec2::splat(0.01), 1.0, 0.1, 0.5), 0.3);
+    }
+
+    /// The scalar path of one body (as the world integrates a steering group without
+    /// angular steering): position, velocity, unit velocity, heading.
+    fn scalar_body(
+        i: Integrator,
+        b: &Lanes,
+        k: usize,
+        (turn_rate, min_speed): (f32, f32),
+        dt: f32,
+    ) -> (Vec2, Vec2, Vec2, f32) {
+        let limits = Limits {
+            mass: b.mass[k],
+            max_force: b.max_force[k],
+            max_speed: b.max_speed[k],
+        };
+        let (p, v) = integrate_linear(i, b.pos[k], b.vel[k], b.force[k], limits, dt);
+        let h = ease_heading(b.heading[k], v, turn_rate, min_speed, dt);
+        (p, v, crate::math::normalize_or_zero(v), h)
+    }
+
+    #[test]
+    fn lanes_equal_the_scalar_path_bitwise() {
+        use crate::rng::{agent_rng, uniform};
+        use std::f32::consts::PI;
+        let mut rng = agent_rng(7, 11);
+        let dt = 1.0 / 30.0;
+        let mut some = 0;
+        let mut facing = [(0.0, 0.0); LANES];
+        for case in 0..20_000 {
+            let mut b = Lanes::default();
+            for (k, facing) in facing.iter_mut().enumerate() {
+                let mut u = |lo: f32, hi: f32| uniform(&mut rng, lo, hi);
+                b.pos[k] = Vec2::new(u(-500.0, 500.0), u(-500.0, 500.0));
+                // Some still bodies, some at the minimum speed, most moving.
+                b.vel[k] = match case % 7 {
+                    0 => Vec2::ZERO,
+                    1 => Vec2::new(0.0, u(-0.2, 0.2)),
+                    _ => Vec2::new(u(-4.0, 4.0), u(-4.0, 4.0)),
+                };
+                b.force[k] = Vec2::new(u(-30.0, 30.0), u(-30.0, 30.0));
+                b.heading[k] = u(-PI, PI);
+                b.mass[k] = u(0.2, 3.0);
+                b.max_force[k] = if case % 11 == 0 { 0.0 } else { u(0.5, 20.0) };
+                b.max_speed[k] = u(0.5, 5.0);
+                // Turn rates up to twice 1/dt (easing all the way), as the world
+                // derives the lanes' parameters.
+                let (turn_rate, min_speed) = (u(0.0, 60.0), u(0.0, 0.5));
+                *facing = (turn_rate, min_speed);
+                b.turn[k] = (turn_rate * dt).min(1.0);
+                b.min_speed_sq[k] = min_speed * min_speed;
+            }
+            for integrator in [
+                Integrator::SemiImplicitEuler,
+                Integrator::NewtonEuler1,
+                Integrator::Exact,
+            ] {
+                let Some(o) = integrate_lanes(integrator, &b, dt) else {
+                    continue;
+                };
+                some += 1;
+                for (k, &facing) in facing.iter().enumerate() {
+                    let (p, v, d, h) = scalar_body(integrator, &b, k, facing, dt);
+                    let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
+                    assert_eq!(bits(o.pos[k]), bits(p), "case {case} lane {k}");
+                    assert_eq!(bits(o.vel[k]), bits(v), "case {case} lane {k}");
+                    assert_eq!(bits(o.dir[k]), bits(d), "case {case} lane {k}");
+                    assert_eq!(o.heading[k].to_bits(), h.to_bits(), "case {case} lane {k}");
+                }
+            }
+        }
+        // Ordinary bodies take the lanes.
+        assert_eq!(some, 60_000);
+    }
+
+    #[test]
+    fn lanes_leave_uncommon_bodies_to_the_scalar_path() {
+        let base = Lanes {
+            vel: [Vec2::X; LANES],
+            mass: [1.0; LANES],
+            max_force: [1.0; LANES],
+            max_speed: [2.0; LANES],
+            turn: [0.5; LANES],
+            ..Lanes::default()
+        };
+        assert!(integrate_lanes(Integrator::Exact, &base, 0.1).is_some());
+        // A heading beyond one turn of wrapping.
+        let mut b = base;
+        b.heading[2] = 40.0;
+        assert!(integrate_lanes(Integrator::Exact, &b, 0.1).is_none());
+        // A position that overflows.
+        let mut b = base;
+        b.pos[1] = Vec2::new(f32::MAX, 0.0);
+        b.vel[1] = Vec2::new(2.0, 0.0);
+        assert!(integrate_lanes(Integrator::SemiImplicitEuler, &b, 1e32).is_none());
     }
 }

@@ -37,7 +37,10 @@ use crate::behaviors::{AgentState, Steering};
 use crate::combine::{accumulate_force, dither_pick, Combination};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
 use crate::group::{Behaviour, GroupConfig, Movement, PathId};
-use crate::integrate::{ease_heading, integrate_angular, integrate_linear, Integrator, Limits};
+use crate::integrate::{
+    ease_heading, integrate_angular, integrate_lanes, integrate_linear, Integrator, Lanes, Limits,
+    LANES,
+};
 use crate::math::{normalize_or_zero, truncate};
 use crate::rng::AgentRng;
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
@@ -128,6 +131,9 @@ struct GroupTraits {
     /// are only the flocking sums, read straight from the columns through the scan's
     /// row ids ([`flock_sums`], [`separation_sum`]).
     needs_records: bool,
+    /// A steering group without angular steering: integrated four rows at a time in
+    /// vector lanes ([`integrate_lanes`]).
+    lanes: bool,
 }
 
 impl GroupTraits {
@@ -161,6 +167,7 @@ impl GroupTraits {
             needs_records,
             needs_neighbours: config.needs_neighbours(),
             angular: config.uses_angular(),
+            lanes: config.movement == Movement::Steering && !config.uses_angular(),
             watches_leaders: config.watches_leaders(),
             leader: config.leader_params().copied(),
         }
@@ -973,6 +980,61 @@ impl World {
             *w = nw;
             (0, crossed)
         };
+        // Four rows starting at `row` in lanes: bitwise the scalar path's results, or
+        // `None` (nothing written) when some row is not in the lanes' common case.
+        let step_lanes = |row: usize,
+                          p: &mut [Vec2; LANES],
+                          v: &mut [Vec2; LANES],
+                          h: &mut [f32; LANES],
+                          w: &mut [f32; LANES],
+                          d: &mut [Vec2; LANES]|
+         -> Option<u64> {
+            let rows = row..row + LANES;
+            let lane =
+                |col: &[f32]| -> Option<[f32; LANES]> { col.get(rows.clone())?.try_into().ok() };
+            let (g4, f4): (&[u16; LANES], &[SteerOut; LANES]) = (
+                group.get(rows.clone())?.try_into().ok()?,
+                out.get(rows.clone())?.try_into().ok()?,
+            );
+            let mut b = Lanes {
+                pos: *p,
+                vel: *v,
+                force: f4.map(|o| o.linear),
+                heading: *h,
+                mass: lane(mass)?,
+                max_force: lane(max_force)?,
+                max_speed: lane(max_speed)?,
+                ..Lanes::default()
+            };
+            for (i, &gi) in g4.iter().enumerate() {
+                // Steering groups without angular steering only.
+                if !traits[gi as usize].lanes {
+                    return None;
+                }
+                let f = &groups[gi as usize].facing;
+                b.turn[i] = (f.turn_rate * dt).min(1.0);
+                b.min_speed_sq[i] = f.min_speed * f.min_speed;
+            }
+            let o = integrate_lanes(integrator, &b, dt)?;
+            let mut crossed = 0;
+            for i in 0..LANES {
+                let (mut np, mut nv, mut nd) = (o.pos[i], o.vel[i], o.dir[i]);
+                if contain {
+                    if let (slid, true) = walls.constrain_move(p[i], np) {
+                        np = slid;
+                        nv = truncate((slid - p[i]) / dt, max_speed[row + i]);
+                        nd = normalize_or_zero(nv);
+                        crossed += 1;
+                    }
+                }
+                p[i] = np;
+                v[i] = nv;
+                d[i] = nd;
+                h[i] = o.heading[i];
+                w[i] = 0.0;
+            }
+            Some(crossed)
+        };
         // Chunks of rows, each a plain loop over its slices (simpler for the
         // compiler than a five-way zip of per-row parallel iterators).
         pos.par_chunks_mut(INTEGRATE_CHUNK)
@@ -984,16 +1046,32 @@ impl World {
             .map(|(chunk, ((((p, v), h), w), d))| {
                 let first = chunk * INTEGRATE_CHUNK;
                 let mut sum = (0, 0);
-                for (k, ((((p, v), h), w), d)) in p
-                    .iter_mut()
-                    .zip(v.iter_mut())
-                    .zip(h.iter_mut())
-                    .zip(w.iter_mut())
-                    .zip(d.iter_mut())
-                    .enumerate()
-                {
-                    let (q, c) = step_row(first + k, p, v, h, w, d);
+                let mut k = 0;
+                while k < p.len() {
+                    let end = k + LANES;
+                    if let (Some(p4), Some(v4), Some(h4), Some(w4), Some(d4)) = (
+                        p.get_mut(k..end).and_then(|s| s.try_into().ok()),
+                        v.get_mut(k..end).and_then(|s| s.try_into().ok()),
+                        h.get_mut(k..end).and_then(|s| s.try_into().ok()),
+                        w.get_mut(k..end).and_then(|s| s.try_into().ok()),
+                        d.get_mut(k..end).and_then(|s| s.try_into().ok()),
+                    ) {
+                        if let Some(c) = step_lanes(first + k, p4, v4, h4, w4, d4) {
+                            sum.1 += c;
+                            k = end;
+                            continue;
+                        }
+                    }
+                    let (q, c) = step_row(
+                        first + k,
+                        &mut p[k],
+                        &mut v[k],
+                        &mut h[k],
+                        &mut w[k],
+                        &mut d[k],
+                    );
                     sum = (sum.0 + q, sum.1 + c);
+                    k += 1;
                 }
                 sum
             })
@@ -1222,7 +1300,7 @@ impl Dispatch<'_, '_> {
                 None => Contribution::default(),
             },
             Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2[row])) {
-                (Some(a), Some(b)) => Contribution::force(interpose(me, &a, &b, p)),
+                (Some(a), Some(b)) => Contribution::force(interpose(me, a, &b, p)),
                 _ => Contribution::default(),
             },
             Behaviour::Hide(p) => on_target(&|hunter| hide(me, &hunter, ctx.obstacles, p)),
