@@ -1232,14 +1232,18 @@ impl Dispatch<'_, '_> {
         let neighbours = self.neighbours;
         let memory = &mut *self.memory;
         let walker = &mut *self.walker;
-        let on_target =
-            |f: &dyn Fn(Body) -> Vec2| Contribution::force(target.map_or(Vec2::ZERO, f));
+        // A generic function rather than a closure over `&dyn Fn`: each arm's force is
+        // compiled in place instead of called through a vtable.
+        #[inline(always)]
+        fn on_target(target: &Option<Body>, f: impl FnOnce(Body) -> Vec2) -> Contribution {
+            Contribution::force(target.map_or(Vec2::ZERO, f))
+        }
         match b {
-            Behaviour::Seek => on_target(&|t| seek(me, t.pos)),
-            Behaviour::Flee(p) => on_target(&|t| flee(me, t.pos, p)),
-            Behaviour::Arrive(p) => on_target(&|t| arrive(me, t.pos, p)),
-            Behaviour::Pursuit => on_target(&|t| pursuit(me, &t)),
-            Behaviour::Evade(p) => on_target(&|t| evade(me, &t, p)),
+            Behaviour::Seek => on_target(target, |t| seek(me, t.pos)),
+            Behaviour::Flee(p) => on_target(target, |t| flee(me, t.pos, p)),
+            Behaviour::Arrive(p) => on_target(target, |t| arrive(me, t.pos, p)),
+            Behaviour::Pursuit => on_target(target, |t| pursuit(me, &t)),
+            Behaviour::Evade(p) => on_target(target, |t| evade(me, &t, p)),
             Behaviour::Wander(p) => {
                 let (force, local) = wander(me, memory.wander, p, ctx.dt, rng);
                 memory.wander = local;
@@ -1303,7 +1307,7 @@ impl Dispatch<'_, '_> {
                 (Some(a), Some(b)) => Contribution::force(interpose(me, a, &b, p)),
                 _ => Contribution::default(),
             },
-            Behaviour::Hide(p) => on_target(&|hunter| hide(me, &hunter, ctx.obstacles, p)),
+            Behaviour::Hide(p) => on_target(target, |hunter| hide(me, &hunter, ctx.obstacles, p)),
             Behaviour::OffsetPursuit(p) => target_row.map_or_else(Contribution::default, |lr| {
                 let leader = ctx.leader_view(lr);
                 Contribution::force(offset_pursuit(me, &leader, ctx.offset[row], p))
