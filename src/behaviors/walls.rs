@@ -67,6 +67,10 @@ pub fn wall_avoidance(me: &AgentState, walls: &WallIndex, params: &WallAvoidance
     if len.is_nan() || len <= 0.0 || !me.pos.is_finite() {
         return Vec2::ZERO;
     }
+    // In open space no feeler can meet a wall: skip the three ray casts.
+    if walls.clear_within(me.pos, len) {
+        return Vec2::ZERO;
+    }
     let mut force = Vec2::ZERO;
     for dir in feeler_directions(me) {
         if let Some(hit) = walls.ray_cast(me.pos, dir, len) {

@@ -28,6 +28,10 @@ pub struct WallHit {
     pub normal: Vec2,
 }
 
+/// Segments whose end cells bound a box of at most this many cells are tested against
+/// the walls of the whole box rather than walked cell by cell.
+const SMALL_BOX_CELLS: u64 = 4;
+
 /// A static set of walls with a uniform grid of cells, each listing the walls that
 /// pass through it (or within a small pad of it).
 ///
@@ -161,11 +165,20 @@ impl WallIndex {
         let shape = &self.grid.shape;
         if from.is_finite() && to.is_finite() {
             let (a, b) = (shape.cell_of(from), shape.cell_of(to));
-            if a == b {
-                // The points that fall in one cell (clamped at the grid's edges) form
-                // a box, so the whole move stays in that cell: the walk would visit
-                // just this cell. Most moves of a tick are this short.
-                test_cell(shape.index(a.0, a.1), &mut best);
+            let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
+            let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
+            if u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1) <= SMALL_BOX_CELLS {
+                // Cells are monotone in each coordinate (clamped at the grid's edges),
+                // so every point of the segment, crossings included, lies in the box of
+                // cells between its ends' cells. Testing every wall listed there gives
+                // the same first crossing as the walk (the least `(t, wall)`, whatever
+                // the order of the tests), without its setup: most moves and feelers
+                // of a tick span one cell or two.
+                for iy in y0..=y1 {
+                    for ix in x0..=x1 {
+                        test_cell(shape.index(ix, iy), &mut best);
+                    }
+                }
                 return best;
             }
         }
@@ -228,6 +241,36 @@ impl WallIndex {
             h.dist = t * len;
             h
         })
+    }
+
+    /// Whether no wall comes within `radius` of `point`, checked conservatively: `true`
+    /// guarantees that no segment from `point` of length up to `radius` crosses a wall
+    /// (the margin covers the crossing test's end tolerance and rounding); `false` only
+    /// says that some wall is near. `false` for a non-finite point or a NaN radius.
+    #[must_use]
+    pub fn clear_within(&self, point: Vec2, radius: f32) -> bool {
+        if !point.is_finite() || radius.is_nan() {
+            return false;
+        }
+        let reach = radius.max(0.0) * (1.0 + 1e-4) + self.pad;
+        let shape = &self.grid.shape;
+        let Some(r) = shape.range(point - Vec2::splat(reach), point + Vec2::splat(reach)) else {
+            return false;
+        };
+        let reach_sq = reach * reach;
+        for iy in r.y0..=r.y1 {
+            for ix in r.x0..=r.x1 {
+                for &id in self.grid.cell_items(shape.index(ix, iy)) {
+                    let near = self.walls.get(id as usize).is_none_or(|w| {
+                        (w.closest_point(point) - point).length_squared() <= reach_sq
+                    });
+                    if near {
+                        return false;
+                    }
+                }
+            }
+        }
+        reach_sq.is_finite()
     }
 
     /// Call `f(index, wall)` once for each wall within `radius` of `point`
@@ -479,6 +522,64 @@ mod tests {
         // Into the corner (10,10) exactly: both walls meet at t = 1; lower index wins.
         let h = idx.ray_cast(Vec2::new(5.0, 5.0), Vec2::ONE, 20.0).unwrap();
         assert_eq!(h.wall, 1);
+    }
+
+    #[test]
+    fn clear_within_hand_worked() {
+        // Arena [0,10]²: from (5,5) every wall is 5 away.
+        let idx = WallIndex::new(&arena(10.0)).unwrap();
+        let c = Vec2::new(5.0, 5.0);
+        assert!(idx.clear_within(c, 4.0));
+        assert!(!idx.clear_within(c, 5.0));
+        // Near the right wall, and on it.
+        assert!(!idx.clear_within(Vec2::new(9.0, 5.0), 1.5));
+        assert!(!idx.clear_within(Vec2::new(10.0, 5.0), 0.0));
+        // Outside, far from every wall; degenerate input is never clear.
+        assert!(idx.clear_within(Vec2::new(30.0, 30.0), 2.0));
+        assert!(!idx.clear_within(Vec2::NAN, 1.0));
+        assert!(!idx.clear_within(c, f32::NAN));
+        assert!(!idx.clear_within(c, f32::INFINITY));
+    }
+
+    #[test]
+    fn clear_points_see_no_wall_within_the_radius() {
+        // Wherever `clear_within` says clear, no ray of that length from the point
+        // meets a wall (brute force, 64 directions and the exact diagonal ones); and
+        // it is not so cautious that it never says clear.
+        let walls = mixed_walls(3);
+        let idx = WallIndex::new(&walls).unwrap();
+        let mut rng = agent_rng(5, 2);
+        let mut clear = 0;
+        for _ in 0..5_000 {
+            let p = Vec2::new(
+                uniform(&mut rng, -5.0, 105.0),
+                uniform(&mut rng, -5.0, 105.0),
+            );
+            let r = uniform(&mut rng, 0.0, 6.0);
+            if !idx.clear_within(p, r) {
+                continue;
+            }
+            clear += 1;
+            for k in 0..68 {
+                let dir = if k < 64 {
+                    crate::math::heading_to_vec(k as f32 * std::f32::consts::TAU / 64.0)
+                } else {
+                    [
+                        Vec2::ONE,
+                        -Vec2::ONE,
+                        Vec2::new(1.0, -1.0),
+                        Vec2::new(-1.0, 1.0),
+                    ][k - 64]
+                        .normalize()
+                };
+                assert!(
+                    brute_first(&walls, p, p + dir * r).is_none(),
+                    "{p} {r} {dir}"
+                );
+                assert!(idx.ray_cast(p, dir, r).is_none(), "{p} {r} {dir}");
+            }
+        }
+        assert!(clear > 500, "only {clear} clear points");
     }
 
     #[test]
