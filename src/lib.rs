@@ -52,6 +52,7 @@ pub mod combine;
 pub mod error;
 pub mod group;
 pub mod integrate;
+mod lanes;
 pub mod math;
 pub mod rng;
 pub mod scenario;

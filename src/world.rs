@@ -41,8 +41,9 @@ use crate::integrate::{
     ease_heading, integrate_angular, integrate_lanes, integrate_linear, Integrator, Lanes, Limits,
     LANES,
 };
+use crate::lanes;
 use crate::math::{normalize_or_zero, truncate};
-use crate::rng::AgentRng;
+use crate::rng::{uniform, AgentRng};
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex};
 
@@ -134,6 +135,10 @@ struct GroupTraits {
     /// A steering group without angular steering: integrated four rows at a time in
     /// vector lanes ([`integrate_lanes`]).
     lanes: bool,
+    /// The group's behaviours as a lane program, when they all are lane terms (the
+    /// flocking trio from the column sums, one wander, seek) combined by a weighted
+    /// sum: steered four rows at a time ([`steer_four`]).
+    program: Option<lanes::Program>,
 }
 
 impl GroupTraits {
@@ -161,7 +166,30 @@ impl GroupTraits {
             Behaviour::Cohesion | Behaviour::Alignment => summed.is_none(),
             ref other => other.needs_neighbours(),
         });
+        let program = (config.movement == Movement::Steering
+            && config.combination == Combination::WeightedSum
+            && !needs_records)
+            .then(|| {
+                config
+                    .behaviours
+                    .iter()
+                    .map(|b| {
+                        let term = match b.behaviour {
+                            Behaviour::Separation(_) => lanes::Term::Separation,
+                            Behaviour::Alignment => lanes::Term::Alignment,
+                            Behaviour::Cohesion => lanes::Term::Cohesion,
+                            Behaviour::Wander(p) => lanes::Term::Wander(p),
+                            Behaviour::Seek => lanes::Term::Seek,
+                            _ => return None,
+                        };
+                        Some((term, b.weight))
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .and_then(lanes::Program::new)
+            })
+            .flatten();
         Self {
+            program,
             flock,
             flock_all,
             needs_records,
@@ -883,13 +911,33 @@ impl World {
                 {
                     s.batch.gather(ctx.index, ctx.pos, rows.clone(), max_radius);
                 }
-                for (k, row) in rows.enumerate() {
+                let mut k = 0;
+                while k < out.len() {
+                    let row = first + k;
+                    let end = k + lanes::LANES;
+                    // Four rows of one group with a lane program are steered together.
+                    if let (Some(program), Some(groups)) = (
+                        ctx.traits[ctx.group[row] as usize].program,
+                        ctx.group.get(row..first + end),
+                    ) {
+                        if let (true, Some(o), Some(r), Some(m)) = (
+                            groups.iter().all(|&g| g == groups[0]),
+                            out.get_mut(k..end).and_then(|x| x.try_into().ok()),
+                            rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
+                            memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
+                        ) {
+                            steer_four(&ctx, row, &program, o, r, m, s);
+                            k = end;
+                            continue;
+                        }
+                    }
                     let m = AgentMut {
                         rng: &mut rng[k],
                         memory: &mut memory[k],
                         walker: &mut walker[k],
                     };
                     out[k] = steer_one(&ctx, row, m, s);
+                    k += 1;
                 }
                 // The neighbour total, summed by the workers (integers: exact in
                 // any order) rather than by a serial pass afterwards.
@@ -1339,60 +1387,130 @@ impl Dispatch<'_, '_> {
     }
 }
 
-/// The steering kernel of one agent: shared by the parallel pass and by tests.
-fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScratch) -> SteerOut {
+/// The neighbour part of one agent's steering: its neighbours scanned from the index
+/// (their records filled into `s.neighbours` when some behaviour reads them), and the
+/// flocking sums of its group. Returns the sums (with their separation parameters)
+/// and the neighbour count.
+#[inline(always)]
+fn neighbour_part(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    me: &AgentState,
+    s: &mut SteerScratch,
+) -> (Option<(FlockForces, SeparationParams)>, usize) {
     let g_idx = ctx.group[row] as usize;
     let g = &ctx.groups[g_idx];
-    let me = ctx.state(row);
     let traits = &ctx.traits[g_idx];
     let my_key = ctx.id[row].index();
     s.neighbours.clear();
-    let mut flock = None;
-    let mut count = 0;
-    if traits.needs_neighbours {
-        let rows = s.batch.scan(
-            ctx.index,
-            ctx.pos,
-            row,
-            g.neighbour_radius,
-            g.max_neighbours,
-        );
-        count = rows.len();
-        if traits.needs_records {
-            s.neighbours.extend(rows.iter().map(|&r| Neighbour {
-                pos: ctx.pos[r as usize],
-                vel: ctx.vel[r as usize],
-                dir: ctx.dir[r as usize],
-                key: ctx.id[r as usize].index(),
-            }));
-            flock = traits.flock.map(|p| {
-                let forces = if traits.flock_all {
-                    flock_forces(&me, my_key, &s.neighbours, &p)
-                } else {
-                    FlockForces {
-                        separation: separation(&me, my_key, &s.neighbours, &p),
-                        ..FlockForces::default()
-                    }
-                };
-                (forces, p)
-            });
-        } else if let Some(p) = traits.flock {
+    if !traits.needs_neighbours {
+        return (None, 0);
+    }
+    let rows = s.batch.scan(
+        ctx.index,
+        ctx.pos,
+        row,
+        g.neighbour_radius,
+        g.max_neighbours,
+    );
+    let count = rows.len();
+    let flock = if traits.needs_records {
+        s.neighbours.extend(rows.iter().map(|&r| Neighbour {
+            pos: ctx.pos[r as usize],
+            vel: ctx.vel[r as usize],
+            dir: ctx.dir[r as usize],
+            key: ctx.id[r as usize].index(),
+        }));
+        traits.flock.map(|p| {
+            let forces = if traits.flock_all {
+                flock_forces(me, my_key, &s.neighbours, &p)
+            } else {
+                FlockForces {
+                    separation: separation(me, my_key, &s.neighbours, &p),
+                    ..FlockForces::default()
+                }
+            };
+            (forces, p)
+        })
+    } else {
+        traits.flock.map(|p| {
             // Only the flocking sums read the neighbours: straight from the columns,
             // no records (bitwise the same sums as `flock_forces`).
             let at = |i: usize| rows[i] as usize;
             let key = |i: usize| ctx.id[at(i)].index();
             let forces = if traits.flock_all {
                 let get = |i: usize| (ctx.pos[at(i)], ctx.dir[at(i)]);
-                flock_sums(&me, my_key, count, get, key, &p)
+                flock_sums(me, my_key, count, get, key, &p)
             } else {
                 FlockForces {
-                    separation: separation_sum(&me, my_key, count, |i| ctx.pos[at(i)], key, &p),
+                    separation: separation_sum(me, my_key, count, |i| ctx.pos[at(i)], key, &p),
                     ..FlockForces::default()
                 }
             };
-            flock = Some((forces, p));
+            (forces, p)
+        })
+    };
+    (flock, count)
+}
+
+/// The steering kernel of four consecutive agents of one group with a lane program
+/// ([`lanes::Program`]): neighbours and random draws per agent, the rest in vector
+/// lanes. Bitwise the same outputs, generator states and memories as [`steer_one`]
+/// on each of them.
+fn steer_four(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    program: &lanes::Program,
+    out: &mut [SteerOut; lanes::LANES],
+    rng: &mut [AgentRng; lanes::LANES],
+    memory: &mut [Memory; lanes::LANES],
+    s: &mut SteerScratch,
+) {
+    let mut input = lanes::Input::default();
+    let mut counts = [0u32; lanes::LANES];
+    let wander = program.wander();
+    for i in 0..lanes::LANES {
+        let r = row + i;
+        let me = ctx.state(r);
+        let (flock, count) = neighbour_part(ctx, r, &me, s);
+        counts[i] = count as u32;
+        input.pos[i] = me.pos;
+        input.vel[i] = me.vel;
+        input.heading[i] = me.heading;
+        input.max_speed[i] = me.max_speed;
+        input.max_force[i] = me.max_force;
+        input.target[i] = ctx.resolve(ctx.target[r]).map(|t| t.pos);
+        input.flock[i] = flock.map(|(f, _)| f).unwrap_or_default();
+        if let Some(p) = wander {
+            // `jitter_target`'s draws, in its order.
+            let step = p.jitter * ctx.dt;
+            let rng = &mut rng[i];
+            let jitter = Vec2::new(uniform(rng, -1.0, 1.0), uniform(rng, -1.0, 1.0)) * step;
+            input.wander_prev[i] = memory[i].wander;
+            input.wander_jitter[i] = jitter;
         }
     }
+    let o = lanes::steer(program, &input);
+    for i in 0..lanes::LANES {
+        if wander.is_some() {
+            memory[i].wander = o.wander[i];
+        }
+        out[i] = SteerOut {
+            linear: o.force[i],
+            angular: 0.0,
+            heading: None,
+            neighbours: counts[i],
+        };
+    }
+}
+
+/// The steering kernel of one agent: shared by the parallel pass and by tests.
+fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScratch) -> SteerOut {
+    let g_idx = ctx.group[row] as usize;
+    let g = &ctx.groups[g_idx];
+    let me = ctx.state(row);
+    let my_key = ctx.id[row].index();
+    let (flock, count) = neighbour_part(ctx, row, &me, s);
     let target_row = ctx.target_row(ctx.target[row]);
     let target = ctx.resolve(ctx.target[row]);
     let AgentMut {
@@ -1504,6 +1622,7 @@ impl Fnv {
 mod tests {
     use super::*;
     use crate::behaviors::wander::WanderParams;
+    use crate::group::WeightedBehaviour;
     use crate::{AgentSpec, Behaviour};
 
     /// A dense crowd whose group's neighbours are only read as sums (without
@@ -1535,6 +1654,56 @@ mod tests {
         assert_eq!(w.traits[0].flock_all, flocking);
         w.traits[0].needs_records = records;
         w
+    }
+
+    #[test]
+    fn lane_steering_equals_the_scalar_path() {
+        // The crowd of `crowd` plus a seek with every kind of target (a point, another
+        // agent, the agent's own spot, none), some agents still at first (forward from
+        // the heading), some with no force to spare: four rows at a time through the
+        // lane program, and one at a time through the dispatch, give the same states.
+        let build = |index, flocking, lanes: bool| {
+            let mut w = crowd(false, index, flocking);
+            let mut g = w.groups[0].clone();
+            g.behaviours.push(WeightedBehaviour {
+                behaviour: Behaviour::Seek,
+                weight: 0.7,
+                probability: 1.0,
+            });
+            w.set_group(GroupId(0), g).unwrap();
+            let ids = w.ids().to_vec();
+            for (i, &id) in ids.iter().enumerate() {
+                let target = match i % 5 {
+                    0 => Target::Point(Vec2::new(7.0, 5.0)),
+                    1 => Target::Agent(ids[(i * 7) % ids.len()]),
+                    2 => Target::Point(w.position(id).unwrap()),
+                    _ => Target::None,
+                };
+                w.set_target(id, target).unwrap();
+                if i % 3 == 0 {
+                    w.set_velocity(id, Vec2::new(0.3, -0.2)).unwrap();
+                }
+                if i % 11 == 0 {
+                    w.set_limits(id, 1.0, 2.0, 0.0).unwrap();
+                }
+            }
+            assert!(w.traits[0].program.is_some());
+            if !lanes {
+                w.traits[0].program = None;
+            }
+            w
+        };
+        for index in [IndexKind::KdTree, IndexKind::Grid] {
+            for flocking in [true, false] {
+                let mut a = build(index, flocking, true);
+                let mut b = build(index, flocking, false);
+                for _ in 0..40 {
+                    a.step(0.05).unwrap();
+                    b.step(0.05).unwrap();
+                    assert_eq!(a.state_hash(), b.state_hash(), "{index:?} {flocking}");
+                }
+            }
+        }
     }
 
     #[test]
