@@ -731,7 +731,13 @@ fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u64>) -> u64 
         }
         below += h as usize;
     }
-    let mut best = [0u64; MAX_BUCKETED];
+    // The keys of that bucket, compacted without a branch into the scratch (its
+    // length is kept between calls, so it is not cleared: only its first `n` entries
+    // are read).
+    if scratch.len() < keys.len() {
+        scratch.resize(keys.len(), 0);
+    }
+    let best = &mut scratch[..keys.len()];
     let mut n = 0;
     for (i, (&key, &o)) in keys.iter().zip(&of).enumerate() {
         best[n.min(i)] = key;
