@@ -1414,43 +1414,42 @@ fn neighbour_part(
         g.max_neighbours,
     );
     let count = rows.len();
-    let flock = if traits.needs_records {
+    if traits.needs_records {
         s.neighbours.extend(rows.iter().map(|&r| Neighbour {
             pos: ctx.pos[r as usize],
             vel: ctx.vel[r as usize],
             dir: ctx.dir[r as usize],
             key: ctx.id[r as usize].index(),
         }));
-        traits.flock.map(|p| {
-            let forces = if traits.flock_all {
-                flock_forces(me, my_key, &s.neighbours, &p)
-            } else {
-                FlockForces {
-                    separation: separation(me, my_key, &s.neighbours, &p),
-                    ..FlockForces::default()
-                }
-            };
-            (forces, p)
-        })
-    } else {
-        traits.flock.map(|p| {
-            // Only the flocking sums read the neighbours: straight from the columns,
-            // no records (bitwise the same sums as `flock_forces`).
-            let at = |i: usize| rows[i] as usize;
-            let key = |i: usize| ctx.id[at(i)].index();
-            let forces = if traits.flock_all {
-                let get = |i: usize| (ctx.pos[at(i)], ctx.dir[at(i)]);
-                flock_sums(me, my_key, count, get, key, &p)
-            } else {
-                FlockForces {
-                    separation: separation_sum(me, my_key, count, |i| ctx.pos[at(i)], key, &p),
-                    ..FlockForces::default()
-                }
-            };
-            (forces, p)
-        })
+    }
+    let Some(p) = traits.flock else {
+        return (None, count);
     };
-    (flock, count)
+    let forces = if traits.needs_records {
+        if traits.flock_all {
+            flock_forces(me, my_key, &s.neighbours, &p)
+        } else {
+            FlockForces {
+                separation: separation(me, my_key, &s.neighbours, &p),
+                ..FlockForces::default()
+            }
+        }
+    } else {
+        // Only the flocking sums read the neighbours: straight from the columns, no
+        // records (bitwise the same sums as `flock_forces`).
+        let at = |i: usize| rows[i] as usize;
+        let key = |i: usize| ctx.id[at(i)].index();
+        if traits.flock_all {
+            let get = |i: usize| (ctx.pos[at(i)], ctx.dir[at(i)]);
+            flock_sums(me, my_key, count, get, key, &p)
+        } else {
+            FlockForces {
+                separation: separation_sum(me, my_key, count, |i| ctx.pos[at(i)], key, &p),
+                ..FlockForces::default()
+            }
+        }
+    };
+    (Some((forces, p)), count)
 }
 
 /// The steering kernel of four consecutive agents of one group with a lane program
