@@ -590,6 +590,22 @@ impl World {
         Ok(())
     }
 
+    /// Set the primary target of every agent of `ids` to `target` (a rally point for a
+    /// crowd, say): one validation of the target, then one write per agent. Nothing is
+    /// written unless every handle is live.
+    pub fn set_targets(&mut self, ids: &[AgentId], target: Target) -> Result<()> {
+        self.check_target(target)?;
+        if let Some(&bad) = ids.iter().find(|&&id| self.slots.row(id).is_none()) {
+            return Err(ThrongError::UnknownAgent(bad));
+        }
+        for &id in ids {
+            if let Some(row) = self.slots.row(id) {
+                self.cols.target[row as usize] = target;
+            }
+        }
+        Ok(())
+    }
+
     /// Set an agent's secondary target (the second agent of interpose).
     pub fn set_target2(&mut self, id: AgentId, target: Target) -> Result<()> {
         self.check_target(target)?;

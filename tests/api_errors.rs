@@ -135,3 +135,31 @@ fn coincident_agents_and_zero_distance_targets_stay_finite() {
         .fold(0.0, f32::max);
     assert!(spread > 0.1, "{spread}");
 }
+
+#[test]
+fn bulk_targets_write_all_or_nothing() {
+    let (mut w, g, a) = world();
+    let b = w.spawn(AgentSpec::new(g, Vec2::ONE)).unwrap();
+    let c = w.spawn(AgentSpec::new(g, Vec2::X)).unwrap();
+    let goal = Target::Point(Vec2::new(4.0, 2.0));
+    w.set_targets(&[a, c], goal).unwrap();
+    assert_eq!(w.target(a).unwrap(), goal);
+    assert_eq!(w.target(b).unwrap(), Target::None);
+    assert_eq!(w.target(c).unwrap(), goal);
+    // A stale handle among them, or a bad target: an error, and nothing changes.
+    w.despawn(b).unwrap();
+    let other = Target::Point(Vec2::new(-1.0, 0.0));
+    assert_eq!(
+        w.set_targets(&[a, b, c], other),
+        Err(ThrongError::UnknownAgent(b))
+    );
+    assert!(w
+        .set_targets(&[a, c], Target::Point(Vec2::splat(f32::INFINITY)))
+        .is_err());
+    assert!(w.set_targets(&[a], Target::Agent(b)).is_err());
+    assert_eq!(w.target(a).unwrap(), goal);
+    assert_eq!(w.target(c).unwrap(), goal);
+    // An agent target.
+    w.set_targets(&[a], Target::Agent(c)).unwrap();
+    assert_eq!(w.target(a).unwrap(), Target::Agent(c));
+}

@@ -90,6 +90,10 @@ struct Mover {
     speed: f32,
     /// Each agent with the distance along the path of its point at time 0.
     agents: Vec<(AgentId, f32)>,
+    /// The agents' handles, and their common distance at time 0 when they all share
+    /// it (the usual case: the whole group chases one point).
+    ids: Vec<AgentId>,
+    shared: Option<f32>,
 }
 
 /// A world built from a profile, with what the profile says about it.
@@ -225,10 +229,18 @@ impl Scenario {
         }
         let movers = movers
             .into_iter()
-            .map(|(gi, path, speed, starts)| Mover {
-                path,
-                speed,
-                agents: ids[gi].iter().copied().zip(starts).collect(),
+            .map(|(gi, path, speed, starts)| {
+                let shared = starts
+                    .first()
+                    .copied()
+                    .filter(|s0| starts.iter().all(|s| s.to_bits() == s0.to_bits()));
+                Mover {
+                    path,
+                    speed,
+                    agents: ids[gi].iter().copied().zip(starts).collect(),
+                    ids: ids[gi].clone(),
+                    shared,
+                }
             })
             .collect();
         let groups = p
@@ -262,8 +274,13 @@ impl Scenario {
         let time = (self.stepped as f64 * f64::from(self.profile.world.dt)) as f32;
         for m in &self.movers {
             let path = &self.profile.scene.paths[m.path];
-            // Agents of a mover usually share their start: walk the path once per
-            // distinct distance.
+            if let Some(start) = m.shared {
+                // One point for all: one validation, one write per agent.
+                let goal = path.point_at(start + m.speed * time);
+                self.world.set_targets(&m.ids, Target::Point(goal))?;
+                continue;
+            }
+            // Agents with different starts: walk the path once per distinct distance.
             let mut last: Option<(f32, Vec2)> = None;
             for &(id, start) in &m.agents {
                 let d = start + m.speed * time;
