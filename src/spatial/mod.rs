@@ -475,13 +475,33 @@ impl BatchNeighbours {
         let at = |id: u32| positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
         self.raw_x.extend(self.raw.iter().map(|&id| at(id).x));
         self.raw_y.extend(self.raw.iter().map(|&id| at(id).y));
-        // A non-finite candidate never matches: any cell will do.
-        self.raw_cell.extend(
-            self.raw_x
-                .iter()
-                .zip(&self.raw_y)
-                .map(|(&x, &y)| cell(y, oy) * n1 as u32 + cell(x, ox)),
-        );
+        // A non-finite candidate never matches: any cell will do. Four at a time in
+        // vector lanes (a saturating truncation, like `cell`'s: the same cells), the
+        // rest one by one.
+        {
+            use wide::{f32x4, i32x4};
+            let (o4, inv4) = ((f32x4::splat(ox), f32x4::splat(oy)), f32x4::splat(inv));
+            let (zero, top4) = (i32x4::splat(0), i32x4::splat(top));
+            let lane = |v: &[f32], o: f32x4| -> [i32; 4] {
+                let v = f32x4::new([v[0], v[1], v[2], v[3]]);
+                ((v - o) * inv4).trunc_int().max(zero).min(top4).to_array()
+            };
+            let whole = m / 4 * 4;
+            for (gx, gy) in self.raw_x[..whole]
+                .chunks_exact(4)
+                .zip(self.raw_y[..whole].chunks_exact(4))
+            {
+                let (cx, cy) = (lane(gx, o4.0), lane(gy, o4.1));
+                self.raw_cell
+                    .extend((0..4).map(|l| cy[l] as u32 * n1 as u32 + cx[l] as u32));
+            }
+            self.raw_cell.extend(
+                self.raw_x[whole..]
+                    .iter()
+                    .zip(&self.raw_y[whole..])
+                    .map(|(&x, &y)| cell(y, oy) * n1 as u32 + cell(x, ox)),
+            );
+        }
         for &k in &self.raw_cell {
             if let Some(o) = c.off.get_mut(k as usize) {
                 *o += 1;
