@@ -141,6 +141,50 @@ pub enum IndexKind {
     Grid,
 }
 
+/// The fold of [`fold_bounds`] over nothing.
+fn empty_bounds() -> (Vec2, Vec2, usize) {
+    (
+        Vec2::splat(f32::INFINITY),
+        Vec2::splat(f32::NEG_INFINITY),
+        0,
+    )
+}
+
+/// Lower and upper corner of the finite positions of `positions`, and how many there
+/// are (a position with any non-finite coordinate is left out). Two positions at a
+/// time in one 4-lane vector while both are finite; a pair with a non-finite
+/// coordinate goes one by one. Minimum and maximum are exact, so the result is the
+/// same in any grouping.
+fn fold_bounds(positions: &[Vec2]) -> (Vec2, Vec2, usize) {
+    use wide::f32x4;
+    let one = |(min, max, n): (Vec2, Vec2, usize), p: &Vec2| {
+        if p.is_finite() {
+            (min.min(*p), max.max(*p), n + 1)
+        } else {
+            (min, max, n)
+        }
+    };
+    let (pairs, rest) = positions.split_at(positions.len() / 2 * 2);
+    let mut lo = f32x4::splat(f32::INFINITY);
+    let mut hi = f32x4::splat(f32::NEG_INFINITY);
+    let mut acc = empty_bounds();
+    for pair in pairs.chunks_exact(2) {
+        let v = f32x4::new([pair[0].x, pair[0].y, pair[1].x, pair[1].y]);
+        if v.is_finite().all() {
+            // Finite lanes: the plain (exact) minimum and maximum.
+            lo = lo.fast_min(v);
+            hi = hi.fast_max(v);
+            acc.2 += 2;
+        } else {
+            acc = pair.iter().fold(acc, one);
+        }
+    }
+    let (l, h) = (lo.to_array(), hi.to_array());
+    let min = Vec2::new(l[0].min(l[2]), l[1].min(l[3])).min(acc.0);
+    let max = Vec2::new(h[0].max(h[2]), h[1].max(h[3])).max(acc.1);
+    rest.iter().fold((min, max, acc.2), one)
+}
+
 /// Axis-aligned box of the finite positions of a chunk of rows.
 #[derive(Clone, Copy, Debug)]
 struct Bounds {
@@ -154,27 +198,13 @@ impl Bounds {
     /// depend on how the work is split).
     fn of_all(positions: &[Vec2]) -> (Option<Self>, usize) {
         const PARALLEL_MIN: usize = 32_768;
-        let fold = |(mut min, mut max, mut n): (Vec2, Vec2, usize), p: &Vec2| {
-            if p.is_finite() {
-                min = min.min(*p);
-                max = max.max(*p);
-                n += 1;
-            }
-            (min, max, n)
-        };
-        let empty = (
-            Vec2::splat(f32::INFINITY),
-            Vec2::splat(f32::NEG_INFINITY),
-            0,
-        );
         let (min, max, n) = if positions.len() >= PARALLEL_MIN {
             positions
-                .par_iter()
-                .with_min_len(8192)
-                .fold(|| empty, fold)
-                .reduce(|| empty, |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2))
+                .par_chunks(8192)
+                .map(fold_bounds)
+                .reduce(empty_bounds, |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2))
         } else {
-            positions.iter().fold(empty, fold)
+            fold_bounds(positions)
         };
         ((n > 0).then_some(Self { min, max }), n)
     }

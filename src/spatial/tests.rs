@@ -451,3 +451,42 @@ fn kth_smallest_matches_a_sort() {
         assert_eq!(kth_smallest(&keys, k, r2, &mut scratch), sorted[k - 1]);
     }
 }
+
+#[test]
+fn bounds_equal_a_plain_fold() {
+    // Odd and even lengths, a pair with one non-finite coordinate, NaN, infinities,
+    // all non-finite, empty; serial and parallel (over 32k) folds.
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(4);
+    for (n, bad) in [(0, 0), (1, 0), (2, 1), (7, 3), (1000, 17), (50_001, 300)] {
+        let mut v: Vec<Vec2> = (0..n)
+            .map(|_| Vec2::new(unit(&mut rng) * 200.0 - 100.0, unit(&mut rng) * 50.0))
+            .collect();
+        for k in 0..bad.min(n) {
+            let i = rng.next_u32() as usize % n;
+            v[i] = match k % 4 {
+                0 => Vec2::new(f32::NAN, v[i].y),
+                1 => Vec2::new(v[i].x, f32::INFINITY),
+                2 => Vec2::new(f32::NEG_INFINITY, -1e9),
+                _ => Vec2::splat(f32::NAN),
+            };
+        }
+        let finite: Vec<Vec2> = v.iter().copied().filter(|p| p.is_finite()).collect();
+        let (b, count) = Bounds::of_all(&v);
+        assert_eq!(count, finite.len(), "n {n}");
+        match b {
+            None => assert!(finite.is_empty()),
+            Some(b) => {
+                let min = finite
+                    .iter()
+                    .fold(Vec2::splat(f32::INFINITY), |a, p| a.min(*p));
+                let max = finite
+                    .iter()
+                    .fold(Vec2::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
+                assert_eq!((b.min, b.max), (min, max), "n {n}");
+            }
+        }
+    }
+    let all_bad = vec![Vec2::NAN; 5];
+    assert_eq!(Bounds::of_all(&all_bad).1, 0);
+    assert!(Bounds::of_all(&all_bad).0.is_none());
+}
