@@ -144,39 +144,22 @@ pub(crate) const LANES: usize = 4;
 #[inline]
 #[must_use]
 pub(crate) fn integrate_lanes(integrator: Integrator, b: &Lanes, dt: f32) -> Option<LanesOut> {
+    use crate::lanes::V2;
     use std::f32::consts::{FRAC_PI_2, PI, TAU};
     use wide::f32x4;
-    let v4 =
-        |f: fn(Vec2) -> f32, a: &[Vec2; LANES]| f32x4::new([f(a[0]), f(a[1]), f(a[2]), f(a[3])]);
-    let (x, y) = (|v: Vec2| v.x, |v: Vec2| v.y);
     let zero = f32x4::ZERO;
-    let finite2 = |vx: f32x4, vy: f32x4| vx.is_finite() & vy.is_finite();
-    // `truncate`: zero for a non-positive or NaN limit or a non-finite vector; scaled
-    // by `max / |v|` when longer than `max`.
-    let truncate = |vx: f32x4, vy: f32x4, max: f32x4| {
-        let len_sq = vx * vx + vy * vy;
-        let scale = max / len_sq.sqrt();
-        let long = len_sq.simd_gt(max * max);
-        let tx = long.bitselect(vx * scale, vx);
-        let ty = long.bitselect(vy * scale, vy);
-        let keep = max.simd_gt(zero) & finite2(vx, vy);
-        (keep.bitselect(tx, zero), keep.bitselect(ty, zero))
-    };
-    let (px, py) = (v4(x, &b.pos), v4(y, &b.pos));
-    let (vx, vy) = (v4(x, &b.vel), v4(y, &b.vel));
-    let mass = f32x4::new(b.mass);
+    let (pos, vel) = (V2::load(&b.pos), V2::load(&b.vel));
     let dt4 = f32x4::splat(dt);
-    let (fx, fy) = truncate(v4(x, &b.force), v4(y, &b.force), f32x4::new(b.max_force));
-    let (ax, ay) = (fx / mass, fy / mass);
-    let (nvx, nvy) = truncate(vx + ax * dt4, vy + ay * dt4, f32x4::new(b.max_speed));
-    let (npx, npy) = match integrator {
-        Integrator::SemiImplicitEuler => (px + nvx * dt4, py + nvy * dt4),
-        Integrator::NewtonEuler1 => (px + vx * dt4, py + vy * dt4),
-        Integrator::Exact => {
-            let half = f32x4::splat(0.5 * dt);
-            (px + (vx + nvx) * half, py + (vy + nvy) * half)
-        }
+    let acc = V2::load(&b.force)
+        .truncate(f32x4::new(b.max_force))
+        .div(f32x4::new(b.mass));
+    let nv = vel.add(acc.scale(dt4)).truncate(f32x4::new(b.max_speed));
+    let np = match integrator {
+        Integrator::SemiImplicitEuler => pos.add(nv.scale(dt4)),
+        Integrator::NewtonEuler1 => pos.add(vel.scale(dt4)),
+        Integrator::Exact => pos.add(vel.add(nv).scale(f32x4::splat(0.5 * dt))),
     };
+    let (nvx, nvy) = (nv.x, nv.y);
     // `ease_heading`: unchanged at or below the minimum speed.
     let h = f32x4::new(b.heading);
     let speed_sq = nvx * nvx + nvy * nvy;
@@ -210,25 +193,16 @@ pub(crate) fn integrate_lanes(integrator: Integrator, b: &Lanes, dt: f32) -> Opt
     let (eased, eased_ok) = wrap(h + turn * f32x4::new(b.turn));
     let nh = still.bitselect(h, eased);
     // `normalize_or_zero` of the new velocity.
-    let len = speed_sq.sqrt();
-    let unit = speed_sq.simd_gt(c(crate::math::EPS_LEN_SQ)) & speed_sq.is_finite();
-    let (dx, dy) = (
-        unit.bitselect(nvx / len, zero),
-        unit.bitselect(nvy / len, zero),
-    );
-    let common = finite2(npx, npy) & finite2(nvx, nvy) & nh.is_finite();
+    let (dir, _) = nv.normalize_or(V2::splat(Vec2::ZERO));
+    let common = np.finite() & nv.finite() & nh.is_finite();
     let eased_common = !degenerate & turn_ok & eased_ok;
     if !(common & (still | eased_common)).all() {
         return None;
     }
-    let lanes = |vx: f32x4, vy: f32x4| {
-        let (xs, ys) = (vx.to_array(), vy.to_array());
-        std::array::from_fn(|i| Vec2::new(xs[i], ys[i]))
-    };
     Some(LanesOut {
-        pos: lanes(npx, npy),
-        vel: lanes(nvx, nvy),
-        dir: lanes(dx, dy),
+        pos: np.store(),
+        vel: nv.store(),
+        dir: dir.store(),
         heading: nh.to_array(),
     })
 }

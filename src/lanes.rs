@@ -104,55 +104,56 @@ pub(crate) struct Output {
     pub wander: [Vec2; LANES],
 }
 
-/// Two coordinates in lanes.
+/// Four 2D vectors in lanes, one coordinate per vector: the lane form of the scalar
+/// vector helpers ([`crate::math`]), operation for operation.
 #[derive(Clone, Copy)]
-struct V2 {
-    x: f32x4,
-    y: f32x4,
+pub(crate) struct V2 {
+    pub x: f32x4,
+    pub y: f32x4,
 }
 
 impl V2 {
-    fn load(v: &[Vec2; LANES]) -> Self {
+    pub fn load(v: &[Vec2; LANES]) -> Self {
         Self {
             x: f32x4::new(v.map(|v| v.x)),
             y: f32x4::new(v.map(|v| v.y)),
         }
     }
 
-    fn store(self) -> [Vec2; LANES] {
+    pub fn store(self) -> [Vec2; LANES] {
         let (x, y) = (self.x.to_array(), self.y.to_array());
         std::array::from_fn(|i| Vec2::new(x[i], y[i]))
     }
 
-    fn splat(v: Vec2) -> Self {
+    pub fn splat(v: Vec2) -> Self {
         Self {
             x: f32x4::splat(v.x),
             y: f32x4::splat(v.y),
         }
     }
 
-    fn add(self, o: Self) -> Self {
+    pub fn add(self, o: Self) -> Self {
         Self {
             x: self.x + o.x,
             y: self.y + o.y,
         }
     }
 
-    fn sub(self, o: Self) -> Self {
+    pub fn sub(self, o: Self) -> Self {
         Self {
             x: self.x - o.x,
             y: self.y - o.y,
         }
     }
 
-    fn scale(self, s: f32x4) -> Self {
+    pub fn scale(self, s: f32x4) -> Self {
         Self {
             x: self.x * s,
             y: self.y * s,
         }
     }
 
-    fn div(self, s: f32x4) -> Self {
+    pub fn div(self, s: f32x4) -> Self {
         Self {
             x: self.x / s,
             y: self.y / s,
@@ -160,12 +161,12 @@ impl V2 {
     }
 
     /// `length_squared`: `x * x + y * y`.
-    fn len_sq(self) -> f32x4 {
+    pub fn len_sq(self) -> f32x4 {
         self.x * self.x + self.y * self.y
     }
 
     /// Per lane: `mask ? a : b` (`mask` lanes all ones or all zeros).
-    fn select(mask: f32x4, a: Self, b: Self) -> Self {
+    pub fn select(mask: f32x4, a: Self, b: Self) -> Self {
         Self {
             x: mask.bitselect(a.x, b.x),
             y: mask.bitselect(a.y, b.y),
@@ -173,13 +174,23 @@ impl V2 {
     }
 
     /// Lanes where both coordinates are finite.
-    fn finite(self) -> f32x4 {
+    pub fn finite(self) -> f32x4 {
         self.x.is_finite() & self.y.is_finite()
+    }
+
+    /// `truncate(v, max)`: zero for a limit that is not positive (or NaN) or a vector
+    /// that is not finite; scaled by `max / |v|` when longer than `max`.
+    pub fn truncate(self, max: f32x4) -> Self {
+        let len_sq = self.len_sq();
+        let long = len_sq.simd_gt(max * max);
+        let truncated = Self::select(long, self.scale(max / len_sq.sqrt()), self);
+        let keep = max.simd_gt(f32x4::ZERO) & self.finite();
+        Self::select(keep, truncated, Self::splat(Vec2::ZERO))
     }
 
     /// `normalize_or(v, fallback)`: `v / |v|` where `|v|²` is above [`EPS_LEN_SQ`] and
     /// finite, else `fallback`. Also returns the mask of lanes that took the fallback.
-    fn normalize_or(self, fallback: Self) -> (Self, f32x4) {
+    pub fn normalize_or(self, fallback: Self) -> (Self, f32x4) {
         let len_sq = self.len_sq();
         let unit = len_sq.simd_gt(f32x4::splat(EPS_LEN_SQ)) & len_sq.is_finite();
         (Self::select(unit, self.div(len_sq.sqrt()), fallback), !unit)
@@ -247,14 +258,8 @@ pub(crate) fn steer(program: &Program, b: &Input) -> Output {
         };
         sum = sum.add(c.scale(f32x4::splat(w)));
     }
-    let max = f32x4::new(b.max_force);
-    let len_sq = sum.len_sq();
-    let long = len_sq.simd_gt(max * max);
-    let truncated = V2::select(long, sum.scale(max / len_sq.sqrt()), sum);
-    let keep = max.simd_gt(zero) & sum.finite();
-    let force = V2::select(keep, truncated, V2::splat(Vec2::ZERO));
     Output {
-        force: force.store(),
+        force: sum.truncate(f32x4::new(b.max_force)).store(),
         wander,
     }
 }
