@@ -913,6 +913,8 @@ impl World {
             .zip(walker.par_chunks_mut(STEER_CHUNK))
             .enumerate()
             .map(|(chunk, (((out, rng), memory), walker))| {
+                // One zone per chunk: Tracy shows which worker steered what, and when.
+                crate::zone!("steer chunk");
                 let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                 let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
                 let s = &mut *guard;
@@ -925,6 +927,7 @@ impl World {
                         .clone()
                         .any(|r| ctx.traits[ctx.group[r] as usize].needs_neighbours)
                 {
+                    crate::zone!("chunk tree query");
                     s.batch.gather(ctx.index, ctx.pos, rows.clone(), max_radius);
                 }
                 let mut k = 0;
@@ -1108,6 +1111,7 @@ impl World {
             .zip(dir.par_chunks_mut(INTEGRATE_CHUNK))
             .enumerate()
             .map(|(chunk, ((((p, v), h), w), d))| {
+                crate::zone!("integrate chunk");
                 let first = chunk * INTEGRATE_CHUNK;
                 let mut sum = (0, 0);
                 let mut k = 0;

@@ -269,8 +269,14 @@ impl SpatialIndex {
     /// May use rayon internally; the result does not depend on the thread count.
     pub fn rebuild(&mut self, positions: &[Vec2], cell_hint: f32) {
         match &mut self.inner {
-            Inner::KdTree(t) => t.rebuild(positions),
-            Inner::Grid(g) => g.rebuild(positions, cell_hint),
+            Inner::KdTree(t) => {
+                crate::zone!("k-d tree build");
+                t.rebuild(positions);
+            }
+            Inner::Grid(g) => {
+                crate::zone!("grid build");
+                g.rebuild(positions, cell_hint);
+            }
         }
     }
 
