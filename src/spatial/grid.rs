@@ -25,12 +25,14 @@ const NO_CELL: u32 = u32::MAX;
 /// `depth` times.
 fn count_cells(cell_of: &[u32], counts: &mut [u32], lo: usize, depth: u32) {
     if depth == 0 || counts.len() < 2 {
+        // Rows of other cells count into a dummy, without a branch: with the cells
+        // split between workers, whether a row's cell is this worker's is a coin toss.
+        let mut other = 0u32;
+        let len = counts.len();
         for &c in cell_of {
-            if let Some(k) = (c as usize).checked_sub(lo) {
-                if let Some(slot) = counts.get_mut(k) {
-                    *slot += 1;
-                }
-            }
+            let k = (c as usize).wrapping_sub(lo);
+            let slot = if k < len { &mut counts[k] } else { &mut other };
+            *slot += 1;
         }
         return;
     }
@@ -62,17 +64,28 @@ fn fill_cells(
     depth: u32,
 ) {
     if depth == 0 || ends.len() < 2 {
+        // Rows of other cells are written to a dummy entry, without a branch (see
+        // `count_cells`).
+        let len = ends.len();
+        let mut other_end = 1u32 + base as u32;
+        let (mut dx, mut dy, mut di) = (0.0f32, 0.0f32, 0u32);
         for (row, (&c, p)) in cell_of.iter().zip(positions).enumerate().rev() {
-            let Some(slot) = (c as usize).checked_sub(lo).and_then(|k| ends.get_mut(k)) else {
-                continue;
-            };
+            let k = (c as usize).wrapping_sub(lo);
+            let mine = k < len;
+            let slot = if mine { &mut ends[k] } else { &mut other_end };
             *slot -= 1;
-            let k = *slot as usize - base;
-            if let (Some(x), Some(y), Some(id)) =
-                (out.xs.get_mut(k), out.ys.get_mut(k), out.ids.get_mut(k))
-            {
-                (*x, *y, *id) = (p.x, p.y, row as u32);
-            }
+            let e = (*slot as usize).wrapping_sub(base);
+            let (x, y, id) = match (
+                mine,
+                out.xs.get_mut(e),
+                out.ys.get_mut(e),
+                out.ids.get_mut(e),
+            ) {
+                (true, Some(x), Some(y), Some(id)) => (x, y, id),
+                _ => (&mut dx, &mut dy, &mut di),
+            };
+            (*x, *y, *id) = (p.x, p.y, row as u32);
+            other_end = 1 + base as u32;
         }
         return;
     }
