@@ -138,7 +138,8 @@ pub fn obstacle_avoidance(
     params: &ObstacleAvoidanceParams,
 ) -> Vec2 {
     avoid(me, params, |box_len, f| {
-        obstacles.for_each_near(me.pos, box_len, |i, o| f(i, o));
+        // The threat is the least (entry, index): a repeated candidate changes nothing.
+        obstacles.for_each_candidate(me.pos, box_len, |i, o| f(i, o));
     })
 }
 

@@ -329,6 +329,18 @@ impl Grid {
         }
     }
 
+    /// Items of the consecutive cells `c0..=c1` (one band of a row-major range), cell
+    /// after cell: an item listed in several of them appears once per cell.
+    pub fn span_items(&self, c0: usize, c1: usize) -> &[u32] {
+        match (
+            self.starts.get(c0),
+            c1.checked_add(1).and_then(|e| self.starts.get(e)),
+        ) {
+            (Some(&s), Some(&e)) => self.items.get(s as usize..e as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
     /// Total number of (cell, item) entries.
     pub fn entries(&self) -> usize {
         self.items.len()

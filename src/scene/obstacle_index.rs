@@ -124,6 +124,36 @@ impl ObstacleIndex {
         (self.grid.shape.len(), self.grid.entries())
     }
 
+    /// [`for_each_near`](Self::for_each_near) without removing repeats: `f` sees every
+    /// obstacle whose circle comes within `radius` of `point` at least once, and one
+    /// listed in several cells of the query once per cell, in the same order of first
+    /// appearance. For callers that pick a minimum, where a repeat changes nothing:
+    /// each band of cells is one slice of the grid, with no per-cell bookkeeping.
+    pub fn for_each_candidate(&self, point: Vec2, radius: f32, mut f: impl FnMut(u32, &Obstacle)) {
+        if !point.is_finite() || radius.is_nan() || radius < 0.0 {
+            return;
+        }
+        let reach = Vec2::splat(radius + self.pad);
+        let shape = &self.grid.shape;
+        let Some(q) = shape.range(point - reach, point + reach) else {
+            return;
+        };
+        for iy in q.y0..=q.y1 {
+            let band = self
+                .grid
+                .span_items(shape.index(q.x0, iy), shape.index(q.x1, iy));
+            for &id in band {
+                let Some(o) = self.obstacles.get(id as usize) else {
+                    continue;
+                };
+                let reach = radius + o.radius();
+                if (o.centre() - point).length_squared() <= reach * reach {
+                    f(id, o);
+                }
+            }
+        }
+    }
+
     /// Call `f(index, obstacle)` once for each obstacle whose circle comes within
     /// `radius` of `point` (`|centre - point| <= radius + obstacle.radius`), in a
     /// deterministic order. Nothing for a non-finite point or a NaN or negative
@@ -188,6 +218,14 @@ mod tests {
             let r = uniform(&mut rng, 0.0, 12.0);
             let mut got = Vec::new();
             idx.for_each_near(p, r, |i, _| got.push(i));
+            // The repeating variant: the same obstacles, first seen in the same order.
+            let mut seen = Vec::new();
+            idx.for_each_candidate(p, r, |i, _| {
+                if !seen.contains(&i) {
+                    seen.push(i);
+                }
+            });
+            assert_eq!(seen, got);
             let n = got.len();
             got.sort_unstable();
             got.dedup();
