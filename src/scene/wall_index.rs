@@ -259,14 +259,18 @@ impl WallIndex {
         };
         let reach_sq = reach * reach;
         for iy in r.y0..=r.y1 {
-            for ix in r.x0..=r.x1 {
-                for &id in self.grid.cell_items(shape.index(ix, iy)) {
-                    let near = self.walls.get(id as usize).is_none_or(|w| {
-                        (w.closest_point(point) - point).length_squared() <= reach_sq
-                    });
-                    if near {
-                        return false;
-                    }
+            // The band's cells are consecutive: their walls in one slice (a wall in two
+            // of them is tested twice, which changes nothing).
+            let band = self
+                .grid
+                .span_items(shape.index(r.x0, iy), shape.index(r.x1, iy));
+            for &id in band {
+                let near = self
+                    .walls
+                    .get(id as usize)
+                    .is_none_or(|w| (w.closest_point(point) - point).length_squared() <= reach_sq);
+                if near {
+                    return false;
                 }
             }
         }
