@@ -124,20 +124,27 @@ impl ObstacleIndex {
         (self.grid.shape.len(), self.grid.entries())
     }
 
+    /// The cells a query of `radius` around `point` reads; `None` for a non-finite
+    /// point or a NaN or negative radius.
+    #[inline]
+    fn query_cells(&self, point: Vec2, radius: f32) -> Option<CellRange> {
+        if !point.is_finite() || radius.is_nan() || radius < 0.0 {
+            return None;
+        }
+        let reach = Vec2::splat(radius + self.pad);
+        self.grid.shape.range(point - reach, point + reach)
+    }
+
     /// [`for_each_near`](Self::for_each_near) without removing repeats: `f` sees every
     /// obstacle whose circle comes within `radius` of `point` at least once, and one
     /// listed in several cells of the query once per cell, in the same order of first
     /// appearance. For callers that pick a minimum, where a repeat changes nothing:
     /// each band of cells is one slice of the grid, with no per-cell bookkeeping.
     pub fn for_each_candidate(&self, point: Vec2, radius: f32, mut f: impl FnMut(u32, &Obstacle)) {
-        if !point.is_finite() || radius.is_nan() || radius < 0.0 {
-            return;
-        }
-        let reach = Vec2::splat(radius + self.pad);
-        let shape = &self.grid.shape;
-        let Some(q) = shape.range(point - reach, point + reach) else {
+        let Some(q) = self.query_cells(point, radius) else {
             return;
         };
+        let shape = &self.grid.shape;
         for iy in q.y0..=q.y1 {
             let band = self
                 .grid
@@ -159,14 +166,10 @@ impl ObstacleIndex {
     /// deterministic order. Nothing for a non-finite point or a NaN or negative
     /// radius.
     pub fn for_each_near(&self, point: Vec2, radius: f32, mut f: impl FnMut(u32, &Obstacle)) {
-        if !point.is_finite() || radius.is_nan() || radius < 0.0 {
-            return;
-        }
-        let reach = Vec2::splat(radius + self.pad);
-        let shape = &self.grid.shape;
-        let Some(q) = shape.range(point - reach, point + reach) else {
+        let Some(q) = self.query_cells(point, radius) else {
             return;
         };
+        let shape = &self.grid.shape;
         for iy in q.y0..=q.y1 {
             for ix in q.x0..=q.x1 {
                 for &id in self.grid.cell_items(shape.index(ix, iy)) {
