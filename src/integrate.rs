@@ -131,8 +131,8 @@ pub(crate) struct LanesOut {
     pub heading: [f32; LANES],
 }
 
-/// Bodies per [`integrate_lanes`] call.
-pub(crate) const LANES: usize = 4;
+/// Bodies per [`integrate_lanes`] call: the steering lanes' width.
+pub(crate) use crate::lanes::LANES;
 
 /// [`integrate_linear`], then [`ease_heading`] and `normalize_or_zero` of the new
 /// velocity, for four bodies at once. Every lane goes through the same IEEE operations
@@ -162,7 +162,7 @@ pub(crate) fn integrate_lanes(integrator: Integrator, b: &Lanes, dt: f32) -> Opt
     let (nvx, nvy) = (nv.x, nv.y);
     // `ease_heading`: unchanged at or below the minimum speed.
     let h = f32x4::new(b.heading);
-    let speed_sq = nvx * nvx + nvy * nvy;
+    let speed_sq = nv.len_sq();
     let still = speed_sq.simd_le(f32x4::new(b.min_speed_sq)) | speed_sq.simd_eq(zero);
     // `fast_atan2(nv.x, nv.y)`.
     let (ay_, ax_) = (nvx.abs(), nvy.abs());
