@@ -606,6 +606,23 @@ impl World {
         Ok(())
     }
 
+    /// Set the primary target of every agent of `group` to `target` (the whole group
+    /// chases one point, say): one validation, then one pass over the rows in storage
+    /// order, with no handle lookups. Nothing is written if the group is unknown or
+    /// the target is invalid.
+    pub fn set_group_target(&mut self, group: GroupId, target: Target) -> Result<()> {
+        if group.index() >= self.groups.len() {
+            return Err(ThrongError::UnknownGroup(group));
+        }
+        self.check_target(target)?;
+        for (t, &g) in self.cols.target.iter_mut().zip(&self.cols.group) {
+            if g == group.0 {
+                *t = target;
+            }
+        }
+        Ok(())
+    }
+
     /// Set an agent's secondary target (the second agent of interpose).
     pub fn set_target2(&mut self, id: AgentId, target: Target) -> Result<()> {
         self.check_target(target)?;

@@ -163,3 +163,41 @@ fn bulk_targets_write_all_or_nothing() {
     w.set_targets(&[a], Target::Agent(c)).unwrap();
     assert_eq!(w.target(a).unwrap(), Target::Agent(c));
 }
+
+#[test]
+fn group_targets_reach_exactly_the_group() {
+    let (mut w, g, a) = world();
+    let h = w.add_group(GroupConfig::new("h")).unwrap();
+    let b = w.spawn(AgentSpec::new(h, Vec2::ONE)).unwrap();
+    let c = w.spawn(AgentSpec::new(g, Vec2::X)).unwrap();
+    let goal = Target::Point(Vec2::new(4.0, 2.0));
+    w.set_group_target(g, goal).unwrap();
+    assert_eq!(w.target(a).unwrap(), goal);
+    assert_eq!(w.target(b).unwrap(), Target::None);
+    assert_eq!(w.target(c).unwrap(), goal);
+    // A bad target, a dead agent target or an unknown group: an error, nothing changes.
+    let other = Target::Point(Vec2::new(-1.0, 0.0));
+    assert!(w
+        .set_group_target(g, Target::Point(Vec2::new(f32::NAN, 0.0)))
+        .is_err());
+    w.despawn(b).unwrap();
+    assert_eq!(
+        w.set_group_target(g, Target::Agent(b)),
+        Err(ThrongError::UnknownAgent(b))
+    );
+    let mut bigger = World::default();
+    let mut unknown = bigger.add_group(GroupConfig::new("0")).unwrap();
+    for i in 1..3 {
+        unknown = bigger.add_group(GroupConfig::new(format!("{i}"))).unwrap();
+    }
+    assert_eq!(
+        w.set_group_target(unknown, other),
+        Err(ThrongError::UnknownGroup(unknown))
+    );
+    assert_eq!(w.target(a).unwrap(), goal);
+    assert_eq!(w.target(c).unwrap(), goal);
+    // The group's agents steer toward it: a step moves them closer.
+    let before = w.position(a).unwrap().distance(Vec2::new(4.0, 2.0));
+    w.step(0.1).unwrap();
+    assert!(w.position(a).unwrap().distance(Vec2::new(4.0, 2.0)) < before);
+}

@@ -90,9 +90,9 @@ struct Mover {
     speed: f32,
     /// Each agent with the distance along the path of its point at time 0.
     agents: Vec<(AgentId, f32)>,
-    /// The agents' handles, and their common distance at time 0 when they all share
+    /// The agents' group, and their common distance at time 0 when they all share
     /// it (the usual case: the whole group chases one point).
-    ids: Vec<AgentId>,
+    group: GroupId,
     shared: Option<f32>,
 }
 
@@ -238,7 +238,7 @@ impl Scenario {
                     path,
                     speed,
                     agents: ids[gi].iter().copied().zip(starts).collect(),
-                    ids: ids[gi].clone(),
+                    group: gids[gi],
                     shared,
                 }
             })
@@ -275,9 +275,10 @@ impl Scenario {
         for m in &self.movers {
             let path = &self.profile.scene.paths[m.path];
             if let Some(start) = m.shared {
-                // One point for all: one validation, one write per agent.
+                // One point for the whole group: one validation, one pass over the
+                // rows (a mover is one group's agents).
                 let goal = path.point_at(start + m.speed * time);
-                self.world.set_targets(&m.ids, Target::Point(goal))?;
+                self.world.set_group_target(m.group, Target::Point(goal))?;
                 continue;
             }
             // Agents with different starts: walk the path once per distinct distance.
