@@ -14,6 +14,8 @@ const PARALLEL_MIN: usize = 16_384;
 /// even for millions of rows.
 const AXIS_BITS: u32 = 11;
 const AXIS_MAX: u32 = (1 << AXIS_BITS) - 1;
+// `hilbert` works on 16-bit words.
+const _: () = assert!(AXIS_BITS <= 16);
 
 /// Radix digit width of the sort: two passes cover the 22-bit key.
 const DIGIT_BITS: u32 = 11;
@@ -100,29 +102,57 @@ fn quantise(v: f64, min: f64, scale: f64) -> u32 {
 /// consecutive rows (a steering chunk) is a compact patch rather than, at a jump of the
 /// Z curve, two patches far apart: the chunk's bounding box, and the candidates a
 /// batched query gathers for it, stay small.
+///
+/// Computed without a loop over the levels: the quadrant transforms of all levels
+/// compose as a prefix scan over the bits, done in log2(16) = 4 rounds of bitwise
+/// operations on 16-bit words (the bit-parallel formulation of the curve; the same
+/// indices as the textbook loop, checked on the whole lattice by the tests).
 #[inline]
 fn hilbert(x: u32, y: u32) -> u32 {
-    let (mut x, mut y) = (x & AXIS_MAX, y & AXIS_MAX);
-    let mut d = 0;
-    let mut s = 1 << (AXIS_BITS - 1);
-    while s > 0 {
-        let rx = u32::from(x & s != 0);
-        let ry = u32::from(y & s != 0);
-        d += s * s * ((3 * rx) ^ ry);
-        // Rotate the quadrant so the sub-curve is traversed in the standard order:
-        // in the lower quadrants (ry = 0) mirror (right one only: `AXIS_MAX - v`,
-        // an XOR with all ones for `v <= AXIS_MAX`) and swap x and y. Written with
-        // masks, not branches: the quadrant sequence is data and mispredicts.
-        let lower = ry.wrapping_sub(1); // all ones when ry == 0
-        let mirror = lower & rx.wrapping_neg() & AXIS_MAX;
-        x ^= mirror;
-        y ^= mirror;
-        let t = (x ^ y) & lower;
-        x ^= t;
-        y ^= t;
-        s >>= 1;
+    const ONES: u32 = 0xFFFF;
+    // Coordinates at the top of 16-bit words.
+    let x = (x & AXIS_MAX) << (16 - AXIS_BITS);
+    let y = (y & AXIS_MAX) << (16 - AXIS_BITS);
+    // Per bit: the state of the transform (a, b) and the swap / mirror it applies
+    // (c, d), first for each level on its own.
+    let (mut a, mut b, mut c, mut d) = {
+        let a0 = x ^ y;
+        let b0 = ONES ^ a0;
+        let c0 = ONES ^ (x | y);
+        let d0 = x & (y ^ ONES);
+        (
+            a0 | (b0 >> 1),
+            (a0 >> 1) ^ a0,
+            ((c0 >> 1) ^ (b0 & (d0 >> 1))) ^ c0,
+            ((a0 & (c0 >> 1)) ^ (d0 >> 1)) ^ d0,
+        )
+    };
+    // Compose each level's transform with those of the levels above it.
+    for shift in [2, 4] {
+        let (a0, b0, c0, d0) = (a, b, c, d);
+        a = (a0 & (a0 >> shift)) ^ (b0 & (b0 >> shift));
+        b = (a0 & (b0 >> shift)) ^ (b0 & ((a0 ^ b0) >> shift));
+        c ^= (a0 & (c0 >> shift)) ^ (b0 & (d0 >> shift));
+        d ^= (b0 & (c0 >> shift)) ^ ((a0 ^ b0) & (d0 >> shift));
     }
-    d
+    let (c0, d0) = (c, d);
+    c ^= (a & (c0 >> 8)) ^ (b & (d0 >> 8));
+    d ^= (b & (c0 >> 8)) ^ ((a ^ b) & (d0 >> 8));
+    // Undo the scan's encoding and read the two bits of each level's digit.
+    let a = c ^ (c >> 1);
+    let b = d ^ (d >> 1);
+    let i0 = x ^ y;
+    let i1 = b | (ONES ^ (i0 | a));
+    ((spread_bits(i1) << 1) | spread_bits(i0)) >> (32 - 2 * AXIS_BITS)
+}
+
+/// The low 16 bits of `v` spread to the even bits of the result.
+#[inline]
+fn spread_bits(v: u32) -> u32 {
+    let v = (v | (v << 8)) & 0x00FF_00FF;
+    let v = (v | (v << 4)) & 0x0F0F_0F0F;
+    let v = (v | (v << 2)) & 0x3333_3333;
+    (v | (v << 1)) & 0x5555_5555
 }
 
 /// Stable LSD radix sort of `keys` by bits `32..32 + 2 * DIGIT_BITS` (the curve key,
@@ -167,6 +197,42 @@ fn radix_sort_high32(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The textbook loop, one level at a time (the reference).
+    fn hilbert_by_levels(x: u32, y: u32) -> u32 {
+        let (mut x, mut y) = (x & AXIS_MAX, y & AXIS_MAX);
+        let mut d = 0;
+        let mut s = 1 << (AXIS_BITS - 1);
+        while s > 0 {
+            let rx = u32::from(x & s != 0);
+            let ry = u32::from(y & s != 0);
+            d += s * s * ((3 * rx) ^ ry);
+            // Rotate the quadrant so the sub-curve is traversed in the standard order:
+            // in the lower quadrants (ry = 0) mirror (right one only: `AXIS_MAX - v`,
+            // an XOR with all ones for `v <= AXIS_MAX`) and swap x and y. Written with
+            // masks, not branches: the quadrant sequence is data and mispredicts.
+            let lower = ry.wrapping_sub(1); // all ones when ry == 0
+            let mirror = lower & rx.wrapping_neg() & AXIS_MAX;
+            x ^= mirror;
+            y ^= mirror;
+            let t = (x ^ y) & lower;
+            x ^= t;
+            y ^= t;
+            s >>= 1;
+        }
+        d
+    }
+
+    #[test]
+    fn hilbert_matches_the_loop_over_levels() {
+        for y in 0..=AXIS_MAX {
+            for x in 0..=AXIS_MAX {
+                assert_eq!(hilbert(x, y), hilbert_by_levels(x, y), "({x}, {y})");
+            }
+        }
+        // Bits above the lattice are ignored by both.
+        assert_eq!(hilbert(AXIS_MAX + 5, 3), hilbert_by_levels(AXIS_MAX + 5, 3));
+    }
 
     #[test]
     fn hilbert_walks_the_lattice_one_step_at_a_time() {
