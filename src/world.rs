@@ -243,6 +243,9 @@ pub struct World {
     index: SpatialIndex,
     perm: Vec<u32>,
     order_scratch: OrderScratch,
+    /// Whether any group has ever had the approach walker: until then every row's
+    /// walker state is the default, and a re-sort leaves that column alone.
+    walkers: bool,
     scratch: Vec<Mutex<SteerScratch>>,
     pool: Option<Arc<ThreadPool>>,
     tick: u64,
@@ -275,6 +278,7 @@ impl World {
             index,
             perm: Vec::new(),
             order_scratch: OrderScratch::default(),
+            walkers: false,
             scratch: Vec::new(),
             pool: None,
             tick: 0,
@@ -315,6 +319,7 @@ impl World {
             .filter(|&i| i != u16::MAX)
             .ok_or(ThrongError::Capacity("groups"))?;
         self.traits.push(GroupTraits::of(&config));
+        self.walkers |= uses_walker(&config);
         self.groups.push(config);
         Ok(GroupId(id))
     }
@@ -327,6 +332,7 @@ impl World {
             .get_mut(group.index())
             .ok_or(ThrongError::UnknownGroup(group))?;
         self.traits[group.index()] = GroupTraits::of(&config);
+        self.walkers |= uses_walker(&config);
         *slot = config;
         Ok(())
     }
@@ -765,7 +771,8 @@ impl World {
         if interval > 0 && self.tick.is_multiple_of(interval) && self.cols.len() > 1 {
             crate::zone!("spatial re-sort");
             spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
-            self.cols.gather_into(&self.perm, &mut self.spare);
+            self.cols
+                .gather_into(&self.perm, &mut self.spare, self.walkers);
             std::mem::swap(&mut self.cols, &mut self.spare);
             for (row, &id) in self.cols.id.iter().enumerate() {
                 self.slots.set_row(id, row as u32);
@@ -1631,6 +1638,15 @@ fn steer_one(ctx: &SteerCtx<'_>, row: usize, m: AgentMut<'_>, s: &mut SteerScrat
         heading: out.heading.filter(|h| h.is_finite()),
         neighbours: count as u32,
     }
+}
+
+/// Whether a group's behaviours include the approach walker (the only writer of the
+/// walker column).
+fn uses_walker(config: &GroupConfig) -> bool {
+    config
+        .behaviours
+        .iter()
+        .any(|b| matches!(b.behaviour, Behaviour::Approach(_)))
 }
 
 /// FNV-1a over 64 bits.

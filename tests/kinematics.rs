@@ -340,3 +340,70 @@ fn kinematic_flee_runs_straight_away_at_full_speed() {
     let v = w.velocity(a).unwrap();
     assert!((v - Vec2::new(-1.2, -1.6)).length() < 1e-4, "{v}");
 }
+
+#[test]
+fn walker_states_follow_their_agents_through_re_sorts() {
+    // Walkers do not read their neighbours, so each one's path does not depend on the
+    // row order: re-sorting every tick must give, agent by agent, bitwise the path of
+    // a world that never re-sorts; also when the walker arrives by a group change
+    // after the rows have been re-sorted a few times.
+    let run = |reorder_interval: u32, late: bool| {
+        let mut w = World::new(WorldConfig {
+            seed: 5,
+            reorder_interval,
+            ..WorldConfig::default()
+        });
+        let walk = GroupConfig::new("walkers").with(
+            Behaviour::Approach(ApproachParams {
+                spline: true,
+                ..ApproachParams::default()
+            }),
+            1.0,
+        );
+        let first = if late {
+            GroupConfig::new("seekers").with(Behaviour::Seek, 1.0)
+        } else {
+            walk.clone()
+        };
+        let g = w.add_group(first).unwrap();
+        let ids: Vec<AgentId> = (0..400)
+            .map(|i| {
+                // Rows spawned far from spatial order, so a re-sort moves them.
+                let start = Vec2::new(((i * 37) % 400) as f32, ((i * 91) % 400) as f32) * 0.5;
+                w.spawn(
+                    AgentSpec::new(g, start)
+                        .with_limits(1.0, 3.0, 8.0)
+                        .with_target(Target::Point(start + Vec2::new(30.0, -12.0))),
+                )
+                .unwrap()
+            })
+            .collect();
+        for t in 0..90 {
+            if late && t == 10 {
+                w.set_group(g, walk.clone()).unwrap();
+            }
+            w.step(1.0 / 30.0).unwrap();
+        }
+        let forces: Vec<Vec2> = w.forces().collect();
+        ids.iter()
+            .map(|&id| {
+                let row = w.row(id).unwrap();
+                (
+                    w.position(id).unwrap(),
+                    w.velocity(id).unwrap(),
+                    forces[row],
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    for late in [false, true] {
+        let still = run(0, late);
+        let sorted = run(1, late);
+        let bits = |v: &[(Vec2, Vec2, Vec2)]| {
+            v.iter()
+                .flat_map(|(p, q, f)| [p.x, p.y, q.x, q.y, f.x, f.y].map(f32::to_bits))
+                .collect::<Vec<u32>>()
+        };
+        assert_eq!(bits(&still), bits(&sorted), "late = {late}");
+    }
+}

@@ -290,7 +290,12 @@ impl Columns {
 
     /// Fill `dst` with the rows of `self` in the order `perm` (dst row k = self
     /// row perm[k]). `dst`'s buffers are reused.
-    pub(crate) fn gather_into(&self, perm: &[u32], dst: &mut Columns) {
+    ///
+    /// Two columns are only resized, not gathered, since a re-sort sits at the start
+    /// of a tick: `out`, which the tick's steering pass writes for every row before
+    /// anything reads it; and `walker` unless `walkers` (when no walker has ever
+    /// stepped, every row's walker state is the default, in any order).
+    pub(crate) fn gather_into(&self, perm: &[u32], dst: &mut Columns, walkers: bool) {
         // Each column is gathered by all workers (an indexed parallel extend keeps
         // the order, so the result does not depend on the thread count).
         macro_rules! gather {
@@ -303,7 +308,23 @@ impl Columns {
                 );
             };
         }
-        for_each_column!(gather);
+        macro_rules! gather_but_out_and_walker {
+            (out) => {
+                dst.out.resize(perm.len(), SteerOut::default());
+            };
+            (walker) => {
+                if walkers {
+                    gather!(walker);
+                } else {
+                    // Every entry of both is the default already.
+                    dst.walker.resize(perm.len(), WalkerState::default());
+                }
+            };
+            ($col:ident) => {
+                gather!($col);
+            };
+        }
+        for_each_column!(gather_but_out_and_walker);
         dst.check();
     }
 }
