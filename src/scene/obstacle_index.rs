@@ -140,6 +140,7 @@ impl ObstacleIndex {
     /// listed in several cells of the query once per cell, in the same order of first
     /// appearance. For callers that pick a minimum, where a repeat changes nothing:
     /// each band of cells is one slice of the grid, with no per-cell bookkeeping.
+    #[inline]
     pub fn for_each_candidate(&self, point: Vec2, radius: f32, mut f: impl FnMut(u32, &Obstacle)) {
         let Some(q) = self.query_cells(point, radius) else {
             return;
