@@ -194,11 +194,13 @@ impl GridIndex {
         }
         self.cell_of.truncate(n);
         let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
+        let (top_x, top_y) = (last_cell(nx), last_cell(ny));
         // Branch-free: the cell of a non-finite position is computed (clamped into
-        // range) and then replaced.
-        let cell = |p: &Vec2| -> u32 {
-            let cx = cell_coord(f64::from(p.x), ox, inv, nx);
-            let cy = cell_coord(f64::from(p.y), oy, inv, ny);
+        // range) and then replaced. A `move` closure: its constants live in registers
+        // rather than being reloaded through references for every row.
+        let cell = move |p: &Vec2| -> u32 {
+            let cx = cell_coord(f64::from(p.x), ox, inv, top_x);
+            let cy = cell_coord(f64::from(p.y), oy, inv, top_y);
             let c = (cy * nx + cx) as u32;
             if p.is_finite() {
                 c
@@ -290,10 +292,11 @@ impl GridIndex {
         if hi[0] < ox || hi[1] < oy || lo[0] > ex || lo[1] > ey {
             return None;
         }
-        let cx0 = cell_coord(lo[0], ox, self.inv, self.nx);
-        let cx1 = cell_coord(hi[0], ox, self.inv, self.nx);
-        let cy0 = cell_coord(lo[1], oy, self.inv, self.ny);
-        let cy1 = cell_coord(hi[1], oy, self.inv, self.ny);
+        let (top_x, top_y) = (last_cell(self.nx), last_cell(self.ny));
+        let cx0 = cell_coord(lo[0], ox, self.inv, top_x);
+        let cx1 = cell_coord(hi[0], ox, self.inv, top_x);
+        let cy0 = cell_coord(lo[1], oy, self.inv, top_y);
+        let cy1 = cell_coord(hi[1], oy, self.inv, top_y);
         Some((cx0, cx1, cy0, cy1))
     }
 
@@ -389,13 +392,13 @@ impl GridIndex {
         out.off.push(out.ids.len() as u32);
         // The rows' cells, by the function that placed the entries.
         let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
-        let (nx, ny) = (self.nx, self.ny);
+        let (last_x, last_y) = (last_cell(self.nx), last_cell(self.ny));
         let (top_x, top_y) = ((cols - 1) as u32, (bands - 1) as u32);
         out.row_cell
             .extend(positions.get(rows).unwrap_or_default().iter().map(|p| {
                 if p.is_finite() {
-                    let x = cell_coord(f64::from(p.x), ox, inv, nx);
-                    let y = cell_coord(f64::from(p.y), oy, inv, ny);
+                    let x = cell_coord(f64::from(p.x), ox, inv, last_x);
+                    let y = cell_coord(f64::from(p.y), oy, inv, last_y);
                     [
                         (x.saturating_sub(cx0) as u32).min(top_x),
                         (y.saturating_sub(cy0) as u32).min(top_y),
@@ -407,17 +410,27 @@ impl GridIndex {
     }
 }
 
-/// Cell coordinate of `v` along an axis starting at `origin`, clamped into `0..n`.
-/// Monotone in `v`, so a row inside a queried interval is in the interval's cells.
+/// The last cell coordinate along an axis of `n >= 1` cells, as the cap of
+/// [`cell_coord`].
 #[inline]
-fn cell_coord(v: f64, origin: f64, inv: f64, n: usize) -> usize {
+fn last_cell(n: usize) -> f64 {
+    (n - 1) as f64
+}
+
+/// Cell coordinate of `v` along an axis starting at `origin`, clamped into
+/// `0..=top` (`top` from [`last_cell`]). Monotone in `v`, so a row inside a queried
+/// interval is in the interval's cells.
+#[inline]
+fn cell_coord(v: f64, origin: f64, inv: f64, top: f64) -> usize {
     // Negative and NaN to 0, the last cell as the cap, then truncation: each step
     // monotone in `v`. The same cells as clamping to `0..=n - 1` first, in fewer
     // instructions; capping before truncating (the cap is a whole number) keeps the
     // conversion a 32-bit one (cell counts fit `u32`).
     let t = (v - origin) * inv;
     let t = if t > 0.0 { t } else { 0.0 };
-    t.min((n - 1) as f64) as u32 as usize
+    // `t` is not NaN here: a plain compare caps it (`min` would also handle NaN).
+    let t = if t < top { t } else { top };
+    t as u32 as usize
 }
 
 #[cfg(test)]
