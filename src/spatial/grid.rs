@@ -9,8 +9,8 @@ use std::ops::Range;
 
 use super::{addressable, clean_radius, reach_cells, Binned, Bounds, CELL_PER_RADIUS, GROUP};
 
-/// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells: far-apart
-/// positions grow the cell size instead of the cell count.
+/// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells (its
+/// border included): far-apart positions grow the cell size instead of the cell count.
 const CELLS_PER_ROW: usize = 4;
 const CELLS_SLACK: usize = 16;
 
@@ -127,10 +127,12 @@ pub(super) struct GridIndex {
     origin: [f64; 2],
     /// Inverse cell side.
     inv: f64,
-    /// Cells along x and y (both 0 when no row is finite).
+    /// Cells along x and y (both 0 when no row is finite), not counting the border.
     nx: usize,
     ny: usize,
-    /// `starts[c]..starts[c + 1]` are the entries of cell `c = cy * nx + cx`.
+    /// `starts[c]..starts[c + 1]` are the entries of cell `c = (cy + 1) * (nx + 2) + cx
+    /// + 1`: the cells are stored with an empty border one cell wide, so that the
+    /// 3 × 3 cells around any row's cell exist without clamping.
     starts: Vec<u32>,
     /// Per entry: row x, row y and row id, ordered by cell then row.
     xs: Vec<f32>,
@@ -177,7 +179,7 @@ impl GridIndex {
         let (nx, ny) = loop {
             let nx = (w / side).floor() + 1.0;
             let ny = (h / side).floor() + 1.0;
-            if nx * ny <= max_cells_f {
+            if (nx + 2.0) * (ny + 2.0) <= max_cells_f {
                 break (nx as usize, ny as usize);
             }
             side *= 1.25;
@@ -198,10 +200,11 @@ impl GridIndex {
         // Branch-free: the cell of a non-finite position is computed (clamped into
         // range) and then replaced. A `move` closure: its constants live in registers
         // rather than being reloaded through references for every row.
+        let stride = nx + 2;
         let cell = move |p: &Vec2| -> u32 {
             let cx = cell_coord(f64::from(p.x), ox, inv, top_x);
             let cy = cell_coord(f64::from(p.y), oy, inv, top_y);
-            let c = (cy * nx + cx) as u32;
+            let c = ((cy + 1) * stride + cx + 1) as u32;
             if p.is_finite() {
                 c
             } else {
@@ -221,7 +224,7 @@ impl GridIndex {
         }
 
         // Counting sort, stable: entries of a cell are in ascending row order.
-        let cells = nx * ny;
+        let cells = self.cells();
         self.starts.resize(cells + 1, 0);
         // Split by ranges of cells among the workers: each counts, and later fills,
         // the entries of its own cells, reading every row (same result for any split).
@@ -310,8 +313,8 @@ impl GridIndex {
             return None;
         }
         // 32-bit division: cell ids fit `u32` (the cell count is bounded below it).
-        let nx = self.nx as u32;
-        let (cx, cy) = ((c % nx) as usize, (c / nx) as usize);
+        let stride = (self.nx + 2) as u32;
+        let (cx, cy) = ((c % stride - 1) as usize, (c / stride - 1) as usize);
         let k = reach_cells(f64::from(reach) * self.inv, 1e-6) as usize;
         Some((
             cx.saturating_sub(k),
@@ -325,9 +328,51 @@ impl GridIndex {
     #[inline]
     pub(super) fn run(&self, cy: usize, cx0: usize, cx1: usize) -> (usize, usize) {
         (
-            self.starts[cy * self.nx + cx0] as usize,
-            self.starts[cy * self.nx + cx1 + 1] as usize,
+            self.starts[self.cell_id(cx0, cy)] as usize,
+            self.starts[self.cell_id(cx1, cy) + 1] as usize,
         )
+    }
+
+    /// Cells stored, the border included.
+    #[inline]
+    fn cells(&self) -> usize {
+        if self.nx == 0 {
+            0
+        } else {
+            (self.nx + 2) * (self.ny + 2)
+        }
+    }
+
+    /// The id of the (inner) cell `(cx, cy)`.
+    #[inline]
+    fn cell_id(&self, cx: usize, cy: usize) -> usize {
+        (cy + 1) * (self.nx + 2) + cx + 1
+    }
+
+    /// The three runs of entries (one per band) of the 3 × 3 cells around `row`'s cell,
+    /// when `reach` (already padded) is within one cell: the same runs as
+    /// [`window`](Self::window) and [`run`](Self::run) give, from the cell id alone
+    /// (the border makes the cells around any cell exist). `Some(None)` for a row in no
+    /// cell; `None` when the reach spans more than one cell.
+    #[inline]
+    pub(super) fn runs3(&self, row: usize, reach: f32) -> Option<Option<[(usize, usize); 3]>> {
+        if self.nx == 0 || reach_cells(f64::from(reach) * self.inv, 1e-6) != 1 {
+            return None;
+        }
+        let c = *self.cell_of.get(row)? as usize;
+        let stride = self.nx + 2;
+        // A finite row's cell is an inner one: `c - stride - 1 >= 0`, and `c + stride +
+        // 2` is at most the last start (`NO_CELL` and anything else fail the lookups).
+        let (Some(above), Some(here), Some(below)) = (
+            c.checked_sub(stride + 1)
+                .and_then(|a| self.starts.get(a..a + 4)),
+            c.checked_sub(1).and_then(|a| self.starts.get(a..a + 4)),
+            self.starts.get(c + stride - 1..c + stride + 3),
+        ) else {
+            return Some(None);
+        };
+        let run = |s: &[u32]| (s[0] as usize, s[3] as usize);
+        Some(Some([run(above), run(here), run(below)]))
     }
 
     /// The entry arrays (x, y, row id; ordered by cell, then row), followed by
@@ -343,8 +388,8 @@ impl GridIndex {
             return;
         };
         for cy in cy0..=cy1 {
-            let s = self.starts[cy * self.nx + cx0] as usize;
-            let e = self.starts[cy * self.nx + cx1 + 1] as usize;
+            let s = self.starts[self.cell_id(cx0, cy)] as usize;
+            let e = self.starts[self.cell_id(cx1, cy) + 1] as usize;
             for &id in &self.ids[s..e] {
                 f(id);
             }
@@ -376,7 +421,7 @@ impl GridIndex {
         out.reach_cells = reach_cells(f64::from(reach) * self.inv, 1e-6);
         out.off.reserve(cols * bands + 1);
         for cy in cy0..=cy1 {
-            let first = cy * self.nx + cx0;
+            let first = self.cell_id(cx0, cy);
             let s = self.starts[first] as usize;
             let e = self.starts[first + cols] as usize;
             let base = out.ids.len() as u32;
@@ -447,8 +492,8 @@ mod tests {
         ];
         let mut g = GridIndex::default();
         g.rebuild(&pts, 1.0);
-        assert!(g.nx * g.ny <= CELLS_PER_ROW * pts.len() + CELLS_SLACK);
-        assert_eq!(g.starts.len(), g.nx * g.ny + 1);
+        assert!(g.cells() <= CELLS_PER_ROW * pts.len() + CELLS_SLACK);
+        assert_eq!(g.starts.len(), g.cells() + 1);
         assert_eq!(g.ids.len(), 4 + GROUP);
         g.rebuild(&pts[..1], f32::INFINITY);
         assert_eq!((g.nx, g.ny), (1, 1));
@@ -467,7 +512,7 @@ mod tests {
         assert!((1.0 / g.inv - 2.0 * CELL_PER_RADIUS).abs() < 1e-9);
         assert_eq!(g.nx, 5);
         // Within every cell, rows are ascending.
-        for c in 0..g.nx * g.ny {
+        for c in 0..g.cells() {
             let ids = &g.ids[g.starts[c] as usize..g.starts[c + 1] as usize];
             assert!(ids.windows(2).all(|w| w[0] < w[1]));
         }
@@ -518,8 +563,8 @@ mod tests {
                 .zip(&one.ys)
                 .all(|(a, b)| a.to_bits() == b.to_bits()));
         }
-        assert_eq!(one.starts[one.nx * one.ny] as usize, pts.len() - 2);
-        for c in 0..one.nx * one.ny {
+        assert_eq!(one.starts[one.cells()] as usize, pts.len() - 2);
+        for c in 0..one.cells() {
             let ids = &one.ids[one.starts[c] as usize..one.starts[c + 1] as usize];
             assert!(ids.windows(2).all(|w| w[0] < w[1]));
         }

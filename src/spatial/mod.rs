@@ -701,11 +701,20 @@ impl BatchNeighbours {
         let hits = &mut self.hits;
         let found = match &index.inner {
             Inner::Grid(g) if g.len() == positions.len() && (reach * reach).is_finite() => {
-                let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
-                    return &[];
-                };
-                let runs = (cy0..=cy1).map(|cy| g.run(cy, cx0, cx1));
-                scan_runs(g.entries(), runs, p, r2, me, hits)
+                // The usual reach, within one cell: the 3 × 3 cells straight from the
+                // row's cell id.
+                if let Some(runs) = g.runs3(row, reach) {
+                    let Some(runs) = runs else {
+                        return &[];
+                    };
+                    scan_runs(g.entries(), runs.into_iter(), p, r2, me, hits)
+                } else {
+                    let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
+                        return &[];
+                    };
+                    let runs = (cy0..=cy1).map(|cy| g.run(cy, cx0, cx1));
+                    scan_runs(g.entries(), runs, p, r2, me, hits)
+                }
             }
             Inner::KdTree(_)
                 if self.rows.contains(&row) && r <= self.r && positions.len() == self.len =>
