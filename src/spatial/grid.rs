@@ -130,9 +130,9 @@ pub(super) struct GridIndex {
     /// Cells along x and y (both 0 when no row is finite), not counting the border.
     nx: usize,
     ny: usize,
-    /// `starts[c]..starts[c + 1]` are the entries of cell `c = (cy + 1) * (nx + 2) + cx
-    /// + 1`: the cells are stored with an empty border one cell wide, so that the
-    /// 3 × 3 cells around any row's cell exist without clamping.
+    /// `starts[c]..starts[c + 1]` are the entries of the cell `(cx, cy)` whose id is
+    /// `c = (cy + 1) * (nx + 2) + cx + 1`: the cells are stored with an empty border one
+    /// cell wide, so that the 3 × 3 cells around any row's cell exist without clamping.
     starts: Vec<u32>,
     /// Per entry: row x, row y and row id, ordered by cell then row.
     xs: Vec<f32>,
