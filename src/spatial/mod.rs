@@ -703,17 +703,10 @@ impl BatchNeighbours {
             Inner::Grid(g) if g.len() == positions.len() && (reach * reach).is_finite() => {
                 // The usual reach, within one cell: the 3 × 3 cells straight from the
                 // row's cell id.
-                if let Some(runs) = g.runs3(row, reach) {
-                    let Some(runs) = runs else {
-                        return &[];
-                    };
-                    scan_runs(g.entries(), runs.into_iter(), p, r2, me, hits)
-                } else {
-                    let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
-                        return &[];
-                    };
-                    let runs = (cy0..=cy1).map(|cy| g.run(cy, cx0, cx1));
-                    scan_runs(g.entries(), runs, p, r2, me, hits)
+                match g.runs3(row, reach) {
+                    Some(Some(runs)) => scan_runs(g.entries(), runs.into_iter(), p, r2, me, hits),
+                    Some(None) => return &[],
+                    None => scan_grid_window(g, row, reach, p, r2, hits),
                 }
             }
             Inner::KdTree(_)
@@ -757,6 +750,24 @@ impl BatchNeighbours {
         }
         &self.hits[..kept.min(cap)]
     }
+}
+
+/// [`scan_runs`] over the window of cells of a grid row whose reach spans more than one
+/// cell (out of line: the usual reach takes [`grid::GridIndex::runs3`]).
+#[inline(never)]
+fn scan_grid_window(
+    g: &grid::GridIndex,
+    row: usize,
+    reach: f32,
+    p: Vec2,
+    r2: f32,
+    hits: &mut Vec<u32>,
+) -> usize {
+    let Some((cx0, cx1, cy0, cy1)) = g.window(row, reach) else {
+        return 0;
+    };
+    let runs = (cy0..=cy1).map(|cy| g.run(cy, cx0, cx1));
+    scan_runs(g.entries(), runs, p, r2, row as u32, hits)
 }
 
 /// Buckets of squared distance (as fractions of the squared radius) that
