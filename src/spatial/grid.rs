@@ -419,12 +419,15 @@ impl GridIndex {
         out.cols = cols;
         out.rows = bands;
         out.reach_cells = reach_cells(f64::from(reach) * self.inv, 1e-6);
-        out.off.reserve(cols * bands + 1);
+        // `Binned`'s layout: an empty border one cell wide around the cells.
+        out.off.reserve((cols + 2) * (bands + 2) + 1);
+        out.off.resize(cols + 2, 0);
         for cy in cy0..=cy1 {
             let first = self.cell_id(cx0, cy);
             let s = self.starts[first] as usize;
             let e = self.starts[first + cols] as usize;
             let base = out.ids.len() as u32;
+            out.off.push(base);
             out.off.extend(
                 self.starts[first..first + cols]
                     .iter()
@@ -433,8 +436,10 @@ impl GridIndex {
             out.xs.extend_from_slice(&self.xs[s..e]);
             out.ys.extend_from_slice(&self.ys[s..e]);
             out.ids.extend_from_slice(&self.ids[s..e]);
+            out.off.push(out.ids.len() as u32);
         }
-        out.off.push(out.ids.len() as u32);
+        let total = out.ids.len() as u32;
+        out.off.resize((cols + 2) * (bands + 2) + 1, total);
         // The rows' cells, by the function that placed the entries.
         let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
         let (last_x, last_y) = (last_cell(self.nx), last_cell(self.ny));

@@ -313,9 +313,11 @@ const CELL_PER_RADIUS: f64 = 1.01;
 const NO_CELL: u32 = u32::MAX;
 
 /// The candidates of one chunk, binned into cells so that each row scans only the
-/// cells around its own. Entries are stored by cell, row-major; `off[b * cols + c]` is
-/// the first entry of cell `(c, b)` and `off[cols * rows]` the total, so the cells
-/// `c0..=c1` of one band `b` are the single run `off[b * cols + c0]..off[b * cols + c1 + 1]`.
+/// cells around its own. Entries are stored by cell, row-major, with an empty border
+/// one cell wide around the `cols` × `rows` cells (so that the 3 × 3 cells around any
+/// cell exist): `off[id]` is the first entry of the cell whose id is
+/// `id = (b + 1) * (cols + 2) + c + 1` and the last `off` the total, so the cells
+/// `c0..=c1` of one band `b` are the single run `off[id(c0, b)]..off[id(c1, b) + 1]`.
 #[derive(Default)]
 struct Binned {
     xs: Vec<f32>,
@@ -361,9 +363,49 @@ impl Binned {
     #[inline]
     fn run(&self, b: usize, c0: usize, c1: usize) -> (usize, usize) {
         (
-            self.off[b * self.cols + c0] as usize,
-            self.off[b * self.cols + c1 + 1] as usize,
+            self.off[self.cell_id(c0, b)] as usize,
+            self.off[self.cell_id(c1, b) + 1] as usize,
         )
+    }
+
+    /// The id of cell `(c, b)` in `off`.
+    #[inline]
+    fn cell_id(&self, c: usize, b: usize) -> usize {
+        (b + 1) * (self.cols + 2) + c + 1
+    }
+
+    /// How many entries the bands `b0..=b1` hold.
+    #[inline]
+    fn band_entries(&self, b0: usize, b1: usize) -> usize {
+        let stride = self.cols + 2;
+        (self.off[(b1 + 2) * stride] - self.off[(b0 + 1) * stride]) as usize
+    }
+
+    /// The three runs (one per band) of the 3 × 3 cells around the cell of the chunk's
+    /// row `local`, when a row's neighbours lie within one cell of its own: the runs
+    /// [`window`](Self::window) and [`run`](Self::run) give, at fixed offsets from the
+    /// cell id. `Some(None)` for a row with no cell; `None` for a wider reach.
+    #[inline]
+    fn runs3(&self, local: usize) -> Option<Option<[(usize, usize); 3]>> {
+        if self.reach_cells != 1 || self.cols == 0 {
+            return None;
+        }
+        let &[cx, cy] = self.row_cell.get(local)?;
+        if cx == NO_CELL {
+            return Some(None);
+        }
+        let stride = self.cols + 2;
+        let c = self.cell_id(cx as usize, cy as usize);
+        let (Some(above), Some(here), Some(below)) = (
+            c.checked_sub(stride + 1)
+                .and_then(|a| self.off.get(a..a + 4)),
+            self.off.get(c - 1..c + 3),
+            self.off.get(c + stride - 1..c + stride + 3),
+        ) else {
+            return Some(None);
+        };
+        let run = |s: &[u32]| (s[0] as usize, s[3] as usize);
+        Some(Some([run(above), run(here), run(below)]))
     }
 
     /// Forget the previous chunk. The entry arrays keep their length (whoever fills
@@ -500,7 +542,9 @@ impl BatchNeighbours {
         c.cols = n1;
         c.rows = n1;
         c.reach_cells = reach_cells(f64::from(reach * inv), 1e-3 + 1e-6 * n1 as f64);
-        let cells = n1 * n1;
+        // With the empty border (see `Binned`).
+        let stride = n1 + 2;
+        let cells = stride * stride;
         c.off.clear();
         c.off.resize(cells + 1, 0);
         // Counting sort: coordinates and cell of every candidate, counts, ends of cells,
@@ -529,13 +573,13 @@ impl BatchNeighbours {
             {
                 let (cx, cy) = (lane(gx, o4.0), lane(gy, o4.1));
                 self.raw_cell
-                    .extend((0..4).map(|l| cy[l] as u32 * n1 as u32 + cx[l] as u32));
+                    .extend((0..4).map(|l| (cy[l] as u32 + 1) * stride as u32 + cx[l] as u32 + 1));
             }
             self.raw_cell.extend(
                 self.raw_x[whole..]
                     .iter()
                     .zip(&self.raw_y[whole..])
-                    .map(|(&x, &y)| cell(y, oy) * n1 as u32 + cell(x, ox)),
+                    .map(|(&x, &y)| (cell(y, oy) + 1) * stride as u32 + cell(x, ox) + 1),
             );
         }
         for &k in &self.raw_cell {
@@ -605,7 +649,9 @@ impl BatchNeighbours {
         c.xs.extend(positions[..n].iter().map(|p| p.x));
         c.ys.extend(positions[..n].iter().map(|p| p.y));
         c.ids.extend(0..n as u32);
-        c.off.extend([0, n as u32]);
+        // The one cell, and its empty border (see `Binned`).
+        c.off.extend([0, 0, 0, 0, 0]);
+        c.off.extend([n as u32; 5]);
         c.cols = 1;
         c.rows = 1;
         c.reach_cells = 0;
@@ -644,7 +690,7 @@ impl BatchNeighbours {
         let p = positions[row];
         // The window's runs (one per band of cells), scanned into one row buffer.
         // Whole bands bound the window's candidates.
-        let most = (b1 - b0 + 1) * GROUP + (c.off[(b1 + 1) * c.cols] - c.off[b0 * c.cols]) as usize;
+        let most = (b1 - b0 + 1) * GROUP + c.band_entries(b0, b1);
         let scan = &mut self.scan;
         scan.reserve(most);
         let mut total = 0;
@@ -713,11 +759,14 @@ impl BatchNeighbours {
                 if self.rows.contains(&row) && r <= self.r && positions.len() == self.len =>
             {
                 let c = &self.cands;
-                let Some((c0, c1, b0, b1)) = c.window(row - self.rows.start) else {
-                    return &[];
-                };
-                let runs = (b0..=b1).map(|b| c.run(b, c0, c1));
-                scan_runs((&c.xs, &c.ys, &c.ids), runs, p, r2, me, hits)
+                let local = row - self.rows.start;
+                match c.runs3(local) {
+                    Some(Some(runs)) => {
+                        scan_runs((&c.xs, &c.ys, &c.ids), runs.into_iter(), p, r2, me, hits)
+                    }
+                    Some(None) => return &[],
+                    None => scan_binned_window(c, local, p, r2, me, hits),
+                }
             }
             _ => {
                 brute::brute_keys(positions, row, r, &mut self.keys);
@@ -750,6 +799,24 @@ impl BatchNeighbours {
         }
         &self.hits[..kept.min(cap)]
     }
+}
+
+/// [`scan_runs`] over the window of cells of the chunk's row `local` (out of line: the
+/// usual reach takes [`Binned::runs3`]).
+#[inline(never)]
+fn scan_binned_window(
+    c: &Binned,
+    local: usize,
+    p: Vec2,
+    r2: f32,
+    row: u32,
+    hits: &mut Vec<u32>,
+) -> usize {
+    let Some((c0, c1, b0, b1)) = c.window(local) else {
+        return 0;
+    };
+    let runs = (b0..=b1).map(|b| c.run(b, c0, c1));
+    scan_runs((&c.xs, &c.ys, &c.ids), runs, p, r2, row, hits)
 }
 
 /// [`scan_runs`] over the window of cells of a grid row whose reach spans more than one
