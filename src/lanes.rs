@@ -78,22 +78,62 @@ impl Program {
     }
 }
 
+/// Four vectors, one per lane, stored as their x and their y: each loads into a
+/// [`V2`] as two whole vectors, with no shuffling.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Lanes2 {
+    pub x: [f32; LANES],
+    pub y: [f32; LANES],
+}
+
+impl Lanes2 {
+    #[inline]
+    pub fn set(&mut self, lane: usize, v: Vec2) {
+        self.x[lane] = v.x;
+        self.y[lane] = v.y;
+    }
+
+    #[inline]
+    fn load(&self) -> V2 {
+        V2 {
+            x: f32x4::new(self.x),
+            y: f32x4::new(self.y),
+        }
+    }
+}
+
 /// What the lanes read of four agents.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Input {
-    pub pos: [Vec2; LANES],
-    pub vel: [Vec2; LANES],
+    pub pos: Lanes2,
+    pub vel: Lanes2,
     pub heading: [f32; LANES],
     pub max_speed: [f32; LANES],
     pub max_force: [f32; LANES],
-    /// The resolved target of each agent (`None`: no target, seek gives zero).
-    pub target: [Option<Vec2>; LANES],
+    /// The resolved target of each agent (any value without one), and whether it has
+    /// one (`1.0`; `0.0`: no target, seek gives zero).
+    pub target: Lanes2,
+    pub has_target: [f32; LANES],
     /// The flocking sums (zero when the group has none).
-    pub flock: [FlockForces; LANES],
+    pub separation: Lanes2,
+    pub alignment: Lanes2,
+    pub cohesion: Lanes2,
     /// The wander target before this tick's jitter, and the jitter (already scaled by
     /// `jitter * dt`), when the program wanders.
-    pub wander_prev: [Vec2; LANES],
-    pub wander_jitter: [Vec2; LANES],
+    pub wander_prev: Lanes2,
+    pub wander_jitter: Lanes2,
+}
+
+impl Input {
+    /// Lane `lane`'s target and flocking sums.
+    #[inline]
+    pub fn set_target_and_sums(&mut self, lane: usize, target: Option<Vec2>, f: &FlockForces) {
+        self.target.set(lane, target.unwrap_or(Vec2::ZERO));
+        self.has_target[lane] = if target.is_some() { 1.0 } else { 0.0 };
+        self.separation.set(lane, f.separation);
+        self.alignment.set(lane, f.alignment);
+        self.cohesion.set(lane, f.cohesion);
+    }
 }
 
 /// What the lanes give back: each agent's force (truncated, finite) and its new
@@ -201,8 +241,8 @@ impl V2 {
 #[must_use]
 pub(crate) fn steer(program: &Program, b: &Input) -> Output {
     let zero = f32x4::ZERO;
-    let pos = V2::load(&b.pos);
-    let vel = V2::load(&b.vel);
+    let pos = b.pos.load();
+    let vel = b.vel.load();
     let max_speed = f32x4::new(b.max_speed);
     // `AgentState::forward`: the unit velocity, or the heading for a still agent
     // (a sine and cosine, per lane, only where needed).
@@ -222,7 +262,7 @@ pub(crate) fn steer(program: &Program, b: &Input) -> Output {
     let mut wander = Output::default().wander;
     let mut wander_force = V2::splat(Vec2::ZERO);
     if let Some(p) = program.wander() {
-        let moved = V2::load(&b.wander_prev).add(V2::load(&b.wander_jitter));
+        let moved = b.wander_prev.load().add(b.wander_jitter.load());
         let (dir, _) = moved.normalize_or(V2::splat(Vec2::Y));
         let t = dir.scale(f32x4::splat(p.radius));
         wander = t.store();
@@ -237,16 +277,14 @@ pub(crate) fn steer(program: &Program, b: &Input) -> Output {
     // Seek: `normalize_or_zero(target - pos) * max_speed - vel`, zero when the desired
     // velocity is zero or there is no target.
     let one = f32x4::splat(1.0);
-    let has_target = f32x4::new(b.target.map(|t| if t.is_some() { 1.0 } else { 0.0 })).simd_eq(one);
-    let target = V2::load(&b.target.map(|t| t.unwrap_or(Vec2::ZERO)));
+    let has_target = f32x4::new(b.has_target).simd_eq(one);
+    let target = b.target.load();
     let (dir, _) = target.sub(pos).normalize_or(V2::splat(Vec2::ZERO));
     let desired = dir.scale(max_speed);
     let moving = !(desired.x.simd_eq(zero) & desired.y.simd_eq(zero));
     let seek = V2::select(has_target & moving, desired.sub(vel), V2::splat(Vec2::ZERO));
     // The weighted sum, in the program's order, then `truncate` to the maximum force.
-    let sep = V2::load(&b.flock.map(|f| f.separation));
-    let ali = V2::load(&b.flock.map(|f| f.alignment));
-    let coh = V2::load(&b.flock.map(|f| f.cohesion));
+    let (sep, ali, coh) = (b.separation.load(), b.alignment.load(), b.cohesion.load());
     let mut sum = V2::splat(Vec2::ZERO);
     for &(term, w) in program.terms() {
         let c = match term {
@@ -288,15 +326,21 @@ mod tests {
         let mut b = Input {
             max_speed: [5.0; LANES],
             max_force: [2.5, 2.5, 2.5, 0.0],
-            target: [
-                Some(Vec2::new(3.0, 4.0)),
-                None,
-                Some(Vec2::ZERO),
-                Some(Vec2::X),
-            ],
             ..Input::default()
         };
-        b.pos[2] = Vec2::ZERO;
+        let none = FlockForces::default();
+        for (lane, t) in [
+            Some(Vec2::new(3.0, 4.0)),
+            None,
+            Some(Vec2::ZERO),
+            Some(Vec2::X),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            b.set_target_and_sums(lane, t, &none);
+        }
+        b.pos.set(2, Vec2::ZERO);
         let p = Program::new([(Term::Seek, 1.0)]).unwrap();
         let o = steer(&p, &b);
         assert_eq!(

@@ -1517,20 +1517,20 @@ fn steer_four(
         let me = ctx.state(r);
         let (flock, count) = neighbour_part(ctx, r, &me, s);
         counts[i] = count as u32;
-        input.pos[i] = me.pos;
-        input.vel[i] = me.vel;
+        input.pos.set(i, me.pos);
+        input.vel.set(i, me.vel);
         input.heading[i] = me.heading;
         input.max_speed[i] = me.max_speed;
         input.max_force[i] = me.max_force;
-        input.target[i] = ctx.resolve(ctx.target[r]).map(|t| t.pos);
-        input.flock[i] = flock.map(|(f, _)| f).unwrap_or_default();
+        let target = ctx.resolve(ctx.target[r]).map(|t| t.pos);
+        input.set_target_and_sums(i, target, &flock.map(|(f, _)| f).unwrap_or_default());
         if let Some(p) = wander {
             // `jitter_target`'s draws, in its order.
             let step = p.jitter * ctx.dt;
             let rng = &mut rng[i];
             let jitter = Vec2::new(uniform(rng, -1.0, 1.0), uniform(rng, -1.0, 1.0)) * step;
-            input.wander_prev[i] = memory[i].wander;
-            input.wander_jitter[i] = jitter;
+            input.wander_prev.set(i, memory[i].wander);
+            input.wander_jitter.set(i, jitter);
         }
     }
     let o = lanes::steer(program, &input);
