@@ -1203,6 +1203,20 @@ struct SteerCtx<'a> {
 }
 
 impl SteerCtx<'_> {
+    /// What a lane group's kernel and its flocking sums read of an agent (position,
+    /// velocity, heading and limits); the other fields are left at their defaults.
+    #[inline(always)]
+    fn lane_state(&self, row: usize) -> AgentState {
+        AgentState {
+            pos: self.pos[row],
+            vel: self.vel[row],
+            heading: self.heading[row],
+            max_speed: self.max_speed[row],
+            max_force: self.max_force[row],
+            ..AgentState::default()
+        }
+    }
+
     fn state(&self, row: usize) -> AgentState {
         AgentState {
             pos: self.pos[row],
@@ -1514,7 +1528,7 @@ fn steer_four(
     let wander = program.wander();
     for i in 0..lanes::LANES {
         let r = row + i;
-        let me = ctx.state(r);
+        let me = ctx.lane_state(r);
         let (flock, count) = neighbour_part(ctx, r, &me, s);
         counts[i] = count as u32;
         input.pos.set(i, me.pos);
