@@ -1456,7 +1456,18 @@ fn neighbour_part(
     me: &AgentState,
     s: &mut SteerScratch,
 ) -> (Option<(FlockForces, SeparationParams)>, usize) {
-    let g_idx = ctx.group[row] as usize;
+    neighbour_part_of(ctx, ctx.group[row] as usize, row, me, s)
+}
+
+/// [`neighbour_part`] for a row of group `g_idx` (known to the caller).
+#[inline(always)]
+fn neighbour_part_of(
+    ctx: &SteerCtx<'_>,
+    g_idx: usize,
+    row: usize,
+    me: &AgentState,
+    s: &mut SteerScratch,
+) -> (Option<(FlockForces, SeparationParams)>, usize) {
     let g = &ctx.groups[g_idx];
     let traits = &ctx.traits[g_idx];
     let my_key = ctx.id[row].index();
@@ -1526,10 +1537,12 @@ fn steer_four(
     let mut input = lanes::Input::default();
     let mut counts = [0u32; lanes::LANES];
     let wander = program.wander();
+    // The four rows are of one group.
+    let g_idx = ctx.group[row] as usize;
     for i in 0..lanes::LANES {
         let r = row + i;
         let me = ctx.lane_state(r);
-        let (flock, count) = neighbour_part(ctx, r, &me, s);
+        let (flock, count) = neighbour_part_of(ctx, g_idx, r, &me, s);
         counts[i] = count as u32;
         input.pos.set(i, me.pos);
         input.vel.set(i, me.vel);
