@@ -45,7 +45,9 @@ use crate::lanes;
 use crate::math::{normalize_or_zero, truncate};
 use crate::rng::{uniform, AgentRng};
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
-use crate::spatial::{spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex};
+use crate::spatial::{
+    spatial_order, BatchNeighbours, IndexKind, OrderScratch, ScanQuery, SpatialIndex,
+};
 
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
 /// one neighbour-index query per chunk, and one rayon task.
@@ -1456,10 +1458,11 @@ fn neighbour_part(
     me: &AgentState,
     s: &mut SteerScratch,
 ) -> (Option<(FlockForces, SeparationParams)>, usize) {
-    neighbour_part_of(ctx, ctx.group[row] as usize, row, me, s)
+    neighbour_part_of(ctx, ctx.group[row] as usize, row, me, s, None)
 }
 
-/// [`neighbour_part`] for a row of group `g_idx` (known to the caller).
+/// [`neighbour_part`] for a row of group `g_idx` (known to the caller), with the
+/// group's neighbour query when the caller made it already.
 #[inline(always)]
 fn neighbour_part_of(
     ctx: &SteerCtx<'_>,
@@ -1467,6 +1470,7 @@ fn neighbour_part_of(
     row: usize,
     me: &AgentState,
     s: &mut SteerScratch,
+    query: Option<&ScanQuery>,
 ) -> (Option<(FlockForces, SeparationParams)>, usize) {
     let g = &ctx.groups[g_idx];
     let traits = &ctx.traits[g_idx];
@@ -1475,13 +1479,16 @@ fn neighbour_part_of(
     if !traits.needs_neighbours {
         return (None, 0);
     }
-    let rows = s.batch.scan(
-        ctx.index,
-        ctx.pos,
-        row,
-        g.neighbour_radius,
-        g.max_neighbours,
-    );
+    let rows = match query {
+        Some(q) => s.batch.scan_query(ctx.index, ctx.pos, row, q),
+        None => s.batch.scan(
+            ctx.index,
+            ctx.pos,
+            row,
+            g.neighbour_radius,
+            g.max_neighbours,
+        ),
+    };
     let count = rows.len();
     if traits.needs_records {
         s.neighbours.extend(rows.iter().map(|&r| Neighbour {
@@ -1537,12 +1544,14 @@ fn steer_four(
     let mut input = lanes::Input::default();
     let mut counts = [0u32; lanes::LANES];
     let wander = program.wander();
-    // The four rows are of one group.
+    // The four rows are of one group: one neighbour query for them.
     let g_idx = ctx.group[row] as usize;
+    let g = &ctx.groups[g_idx];
+    let q = ScanQuery::new(ctx.index, g.neighbour_radius, g.max_neighbours);
     for i in 0..lanes::LANES {
         let r = row + i;
         let me = ctx.lane_state(r);
-        let (flock, count) = neighbour_part_of(ctx, g_idx, r, &me, s);
+        let (flock, count) = neighbour_part_of(ctx, g_idx, r, &me, s, Some(&q));
         counts[i] = count as u32;
         input.pos.set(i, me.pos);
         input.vel.set(i, me.vel);

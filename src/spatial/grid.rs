@@ -349,16 +349,19 @@ impl GridIndex {
         (cy + 1) * (self.nx + 2) + cx + 1
     }
 
-    /// The three runs of entries (one per band) of the 3 × 3 cells around `row`'s cell,
-    /// when `reach` (already padded) is within one cell: the same runs as
-    /// [`window`](Self::window) and [`run`](Self::run) give, from the cell id alone
-    /// (the border makes the cells around any cell exist). `Some(None)` for a row in no
-    /// cell; `None` when the reach spans more than one cell.
+    /// Whether every row within `reach` (already padded) of a row lies in the 3 × 3
+    /// cells around the row's cell (see [`runs3`](Self::runs3)).
     #[inline]
-    pub(super) fn runs3(&self, row: usize, reach: f32) -> Option<Option<[(usize, usize); 3]>> {
-        if self.nx == 0 || reach_cells(f64::from(reach) * self.inv, 1e-6) != 1 {
-            return None;
-        }
+    pub(super) fn within_one_cell(&self, reach: f32) -> bool {
+        self.nx != 0 && reach_cells(f64::from(reach) * self.inv, 1e-6) == 1
+    }
+
+    /// The three runs of entries (one per band) of the 3 × 3 cells around `row`'s cell,
+    /// for a reach [`within_one_cell`](Self::within_one_cell): the same runs as
+    /// [`window`](Self::window) and [`run`](Self::run) give, from the cell id alone
+    /// (the border makes the cells around any cell exist). `None` for a row in no cell.
+    #[inline]
+    pub(super) fn runs3(&self, row: usize) -> Option<[(usize, usize); 3]> {
         let c = *self.cell_of.get(row)? as usize;
         let stride = self.nx + 2;
         // A finite row's cell is an inner one: `c - stride - 1 >= 0`, and `c + stride +
@@ -369,10 +372,10 @@ impl GridIndex {
             c.checked_sub(1).and_then(|a| self.starts.get(a..a + 4)),
             self.starts.get(c + stride - 1..c + stride + 3),
         ) else {
-            return Some(None);
+            return None;
         };
         let run = |s: &[u32]| (s[0] as usize, s[3] as usize);
-        Some(Some([run(above), run(here), run(below)]))
+        Some([run(above), run(here), run(below)])
     }
 
     /// The entry arrays (x, y, row id; ordered by cell, then row), followed by

@@ -729,6 +729,11 @@ impl BatchNeighbours {
 
     /// [`scan_neighbours`](Self::scan_neighbours) without the copy: the rows are
     /// returned in this scratch's own buffer, valid until its next use.
+    ///
+    /// Out of line: the steering kernels call it once per agent, and inlined into them
+    /// it costs more than the call (the lane kernel inlines
+    /// [`scan_query`](Self::scan_query) instead, with one query per four rows).
+    #[inline(never)]
     pub fn scan(
         &mut self,
         index: &SpatialIndex,
@@ -737,22 +742,39 @@ impl BatchNeighbours {
         r: f32,
         cap: usize,
     ) -> &[u32] {
-        let r = clean_radius(r);
+        let q = ScanQuery::new(index, r, cap);
+        self.scan_query(index, positions, row, &q)
+    }
+
+    /// [`scan`](Self::scan) with the radius and cap of a [`ScanQuery`] made for
+    /// `index` as it is now (checked and derived once for many rows). Inlined into its
+    /// caller, but for the over-full list's selection.
+    #[inline(always)]
+    pub(crate) fn scan_query(
+        &mut self,
+        index: &SpatialIndex,
+        positions: &[Vec2],
+        row: usize,
+        q: &ScanQuery,
+    ) -> &[u32] {
+        let (r, reach, r2, cap) = (q.r, q.reach, q.r2, q.cap);
         if row >= addressable(positions.len()) || cap == 0 {
             return &[];
         }
         let p = positions[row];
-        let reach = pad(r);
-        let (r2, me) = (r * r, row as u32);
+        let me = row as u32;
         let hits = &mut self.hits;
         let found = match &index.inner {
-            Inner::Grid(g) if g.len() == positions.len() && (reach * reach).is_finite() => {
+            Inner::Grid(g) if g.len() == positions.len() && q.finite => {
                 // The usual reach, within one cell: the 3 × 3 cells straight from the
                 // row's cell id.
-                match g.runs3(row, reach) {
-                    Some(Some(runs)) => scan_runs(g.entries(), runs.into_iter(), p, r2, me, hits),
-                    Some(None) => return &[],
-                    None => scan_grid_window(g, row, reach, p, r2, hits),
+                if q.one_grid_cell {
+                    let Some(runs) = g.runs3(row) else {
+                        return &[];
+                    };
+                    scan_runs(g.entries(), runs.into_iter(), p, r2, me, hits)
+                } else {
+                    scan_grid_window(g, row, reach, p, r2, hits)
                 }
             }
             Inner::KdTree(_)
@@ -779,8 +801,23 @@ impl BatchNeighbours {
         if found <= cap {
             return &self.hits[..found];
         }
-        // Over-full: keep the `cap` nearest by `(d2, row)`, in scan order. The keys
-        // are recomputed with the scan's own distance arithmetic ([`dist2`]).
+        let kept = self.keep_nearest(positions, p, found, cap, r2);
+        &self.hits[..kept]
+    }
+
+    /// Over-full: keep, of the first `found` hits, the `cap` nearest to `p` by `(d2,
+    /// row)`, in scan order, at the front of the hits; returns how many (`cap`). Out of
+    /// line: rare for most crowds, and kept out of the kernels that inline the scan.
+    #[inline(never)]
+    fn keep_nearest(
+        &mut self,
+        positions: &[Vec2],
+        p: Vec2,
+        found: usize,
+        cap: usize,
+        r2: f32,
+    ) -> usize {
+        // The keys are recomputed with the scan's own distance arithmetic ([`dist2`]).
         let hits = &mut self.hits[..found];
         let keys = &mut self.keys;
         keys.clear();
@@ -797,7 +834,41 @@ impl BatchNeighbours {
             hits[kept.min(i)] = k as u32;
             kept += usize::from(k <= last);
         }
-        &self.hits[..kept.min(cap)]
+        kept.min(cap)
+    }
+}
+
+/// A neighbour query's radius and cap, checked and derived once for many rows of a
+/// tick (for the index as it is when made: make a new one after a rebuild).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ScanQuery {
+    /// The radius ([`clean_radius`]), its square and its padded reach.
+    r: f32,
+    r2: f32,
+    reach: f32,
+    cap: usize,
+    /// Whether the reach's square is finite (otherwise the grid is not used).
+    finite: bool,
+    /// For a grid index: whether the reach is within one cell.
+    one_grid_cell: bool,
+}
+
+impl ScanQuery {
+    #[inline]
+    pub(crate) fn new(index: &SpatialIndex, r: f32, cap: usize) -> Self {
+        let r = clean_radius(r);
+        let reach = pad(r);
+        Self {
+            r,
+            r2: r * r,
+            reach,
+            cap,
+            finite: (reach * reach).is_finite(),
+            one_grid_cell: match &index.inner {
+                Inner::Grid(g) => g.within_one_cell(reach),
+                Inner::KdTree(_) => false,
+            },
+        }
     }
 }
 
@@ -849,6 +920,7 @@ const BUCKETS: usize = 32;
 /// first bucket where the running count reaches `k`, and only that bucket's few keys
 /// are sorted. Branch-free except for that small sort: a general selection over a
 /// crowded window mispredicts a branch for most keys.
+#[inline(always)]
 fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u64>) -> u64 {
     let k = k.clamp(1, keys.len().max(1));
     if keys.len() > MAX_BUCKETED {
