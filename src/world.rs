@@ -220,6 +220,9 @@ struct SightScratch {
 struct SteerScratch {
     batch: BatchNeighbours,
     neighbours: Vec<Neighbour>,
+    /// The neighbour query of the group last steered one row at a time in this chunk
+    /// (cleared at each chunk: a query holds for the index as rebuilt this tick).
+    query: Option<(usize, ScanQuery)>,
 }
 
 /// A crowd: agents, their groups, and the pipeline that steps them.
@@ -944,6 +947,7 @@ impl World {
                 let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                 let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
                 let s = &mut *guard;
+                s.query = None;
                 let first = chunk * STEER_CHUNK;
                 let rows = first..first + out.len();
                 // The grid is scanned in place; the tree is queried once per chunk.
@@ -1481,13 +1485,18 @@ fn neighbour_part_of(
     }
     let rows = match query {
         Some(q) => s.batch.scan_query(ctx.index, ctx.pos, row, q),
-        None => s.batch.scan(
-            ctx.index,
-            ctx.pos,
-            row,
-            g.neighbour_radius,
-            g.max_neighbours,
-        ),
+        None => {
+            // One query per run of rows of one group, out of line (see `scan`).
+            let q = match s.query {
+                Some((gi, q)) if gi == g_idx => q,
+                _ => {
+                    let q = ScanQuery::new(ctx.index, g.neighbour_radius, g.max_neighbours);
+                    s.query = Some((g_idx, q));
+                    q
+                }
+            };
+            s.batch.scan_prepared(ctx.index, ctx.pos, row, &q)
+        }
     };
     let count = rows.len();
     if traits.needs_records {

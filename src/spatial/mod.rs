@@ -746,6 +746,18 @@ impl BatchNeighbours {
         self.scan_query(index, positions, row, &q)
     }
 
+    /// [`scan_query`](Self::scan_query) out of line.
+    #[inline(never)]
+    pub(crate) fn scan_prepared(
+        &mut self,
+        index: &SpatialIndex,
+        positions: &[Vec2],
+        row: usize,
+        q: &ScanQuery,
+    ) -> &[u32] {
+        self.scan_query(index, positions, row, q)
+    }
+
     /// [`scan`](Self::scan) with the radius and cap of a [`ScanQuery`] made for
     /// `index` as it is now (checked and derived once for many rows). Inlined into its
     /// caller, but for the over-full list's selection.
