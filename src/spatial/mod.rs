@@ -730,9 +730,9 @@ impl BatchNeighbours {
     /// [`scan_neighbours`](Self::scan_neighbours) without the copy: the rows are
     /// returned in this scratch's own buffer, valid until its next use.
     ///
-    /// Out of line: the steering kernels call it once per agent, and inlined into them
-    /// it costs more than the call (the lane kernel inlines
-    /// [`scan_query`](Self::scan_query) instead, with one query per four rows).
+    /// Out of line: called once per agent, it costs less as a call than inlined into
+    /// a steering kernel (the world's lane kernel inlines a variant instead, with one
+    /// prepared query per four rows).
     #[inline(never)]
     pub fn scan(
         &mut self,
