@@ -1225,14 +1225,10 @@ impl SteerCtx<'_> {
 
     fn state(&self, row: usize) -> AgentState {
         AgentState {
-            pos: self.pos[row],
-            vel: self.vel[row],
-            heading: self.heading[row],
             rotation: self.rotation[row],
-            max_speed: self.max_speed[row],
-            max_force: self.max_force[row],
             radius: self.radius[row],
             mass: self.mass[row],
+            ..self.lane_state(row)
         }
     }
 

@@ -729,11 +729,6 @@ impl BatchNeighbours {
 
     /// [`scan_neighbours`](Self::scan_neighbours) without the copy: the rows are
     /// returned in this scratch's own buffer, valid until its next use.
-    ///
-    /// Out of line: called once per agent, it costs less as a call than inlined into
-    /// a steering kernel (the world's lane kernel inlines a variant instead, with one
-    /// prepared query per four rows).
-    #[inline(never)]
     pub fn scan(
         &mut self,
         index: &SpatialIndex,
@@ -743,10 +738,12 @@ impl BatchNeighbours {
         cap: usize,
     ) -> &[u32] {
         let q = ScanQuery::new(index, r, cap);
-        self.scan_query(index, positions, row, &q)
+        self.scan_prepared(index, positions, row, &q)
     }
 
-    /// [`scan_query`](Self::scan_query) out of line.
+    /// [`scan_query`](Self::scan_query) out of line: called once per agent, it costs
+    /// less as a call than inlined into a steering kernel (the world's lane kernel
+    /// inlines `scan_query` instead, with one query per four rows).
     #[inline(never)]
     pub(crate) fn scan_prepared(
         &mut self,
