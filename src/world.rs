@@ -238,7 +238,8 @@ pub struct World {
     obstacles: ObstacleIndex,
     paths: Vec<Path>,
     /// Per row: the row of the leader whose sight the agent is in (`NO_LEADER`
-    /// when none), marked each tick by the leader sight phase.
+    /// when none), marked each tick by the leader sight phase; empty when no group
+    /// has a leader.
     sighted_by: Vec<u32>,
     /// Scratch of the leader sight phase, reused every tick.
     sight: SightScratch,
@@ -804,10 +805,11 @@ impl World {
         crate::zone!("leader sight");
         let n = self.cols.len();
         self.sighted_by.clear();
-        self.sighted_by.resize(n, NO_LEADER);
+        // Without leaders the column stays empty: a row past its end is in no sight.
         if !self.traits.iter().any(|t| t.leader.is_some()) {
             return;
         }
+        self.sighted_by.resize(n, NO_LEADER);
         let c = &self.cols;
         let slots = &self.slots;
         let traits = &self.traits;
@@ -1202,6 +1204,7 @@ struct SteerCtx<'a> {
     walls: &'a WallIndex,
     obstacles: &'a ObstacleIndex,
     paths: &'a [Path],
+    /// Per row: the leader in whose sight it is, or [`NO_LEADER`]; empty without leaders.
     sighted_by: &'a [u32],
     slots: &'a Slots,
     index: &'a SpatialIndex,
@@ -1421,7 +1424,7 @@ impl Dispatch<'_, '_> {
                 Contribution::force(offset_pursuit(me, &leader, ctx.offset[row], p))
             }),
             Behaviour::LeaderFollow { leader, separation } => {
-                let seen_by = ctx.sighted_by[row];
+                let seen_by = ctx.sighted_by.get(row).copied().unwrap_or(NO_LEADER);
                 let mut force = Vec2::ZERO;
                 if let Some(lr) = target_row {
                     let sight = if seen_by == lr as u32 {
@@ -1439,7 +1442,7 @@ impl Dispatch<'_, '_> {
                 }
                 Contribution::force(force)
             }
-            Behaviour::GiveWay(p) => match ctx.sighted_by[row] {
+            Behaviour::GiveWay(p) => match ctx.sighted_by.get(row).copied().unwrap_or(NO_LEADER) {
                 NO_LEADER => Contribution::default(),
                 lr => Contribution::force(evade(me, &ctx.leader_view(lr as usize).body, p)),
             },

@@ -20,28 +20,28 @@ const PARALLEL_MIN: usize = 16_384;
 /// Marks a row that is in no cell (a non-finite coordinate).
 const NO_CELL: u32 = u32::MAX;
 
-/// Add to `counts[c - lo]` one per row in cell `c`, for the cells `lo..lo +
-/// counts.len()`; split in two halves of cells on both sides of a `rayon::join`,
-/// `depth` times.
-fn count_cells(cell_of: &[u32], counts: &mut [u32], lo: usize, depth: u32) {
-    if depth == 0 || counts.len() < 2 {
-        // Rows of other cells count into a dummy, without a branch: with the cells
-        // split between workers, whether a row's cell is this worker's is a coin toss.
-        let mut other = 0u32;
-        let len = counts.len();
-        for &c in cell_of {
-            let k = (c as usize).wrapping_sub(lo);
-            let slot = if k < len { &mut counts[k] } else { &mut other };
-            *slot += 1;
+/// Rows per block of the cell pass, which notes each block's least and greatest cell:
+/// the fill of a range of cells reads only the blocks that reach into it. With the rows
+/// in the spatial order a block is a compact patch, within one band of cells (one
+/// worker's range) unless it lies across a band's edge.
+const ROW_BLOCK: usize = 2048;
+
+/// Whether the block with least and greatest cell `span` may hold rows of the cells
+/// `lo..lo + len` (`len > 0`).
+#[inline]
+fn reaches((least, greatest): (u32, u32), lo: usize, len: usize) -> bool {
+    greatest as usize >= lo && (least as usize) < lo + len
+}
+
+/// Add to `counts[c]` one per row in cell `c` (rows in no cell are skipped). On the
+/// calling thread: the count is too short a pass to gain from a second worker (waking
+/// one costs about as much as the pass).
+fn count_cells(cell_of: &[u32], counts: &mut [u32]) {
+    for &c in cell_of {
+        if let Some(n) = counts.get_mut(c as usize) {
+            *n += 1;
         }
-        return;
     }
-    let half = counts.len() / 2;
-    let (left, right) = counts.split_at_mut(half);
-    rayon::join(
-        || count_cells(cell_of, left, lo, depth - 1),
-        || count_cells(cell_of, right, lo + half, depth - 1),
-    );
 }
 
 /// The entry arrays of a range of cells.
@@ -57,35 +57,46 @@ struct Entries<'a> {
 /// backwards, so each cell's entries are in ascending row order. Split in two halves of
 /// cells (and their entries) on both sides of a `rayon::join`, `depth` times.
 fn fill_cells(
-    (cell_of, positions): (&[u32], &[Vec2]),
+    (cell_of, positions, blocks): (&[u32], &[Vec2], &[(u32, u32)]),
     ends: &mut [u32],
     (lo, base): (usize, usize),
     out: Entries<'_>,
     depth: u32,
 ) {
     if depth == 0 || ends.len() < 2 {
-        // Rows of other cells are written to a dummy entry, without a branch (see
-        // `count_cells`).
+        // Rows of other cells are written to a dummy entry, without a branch: whether a
+        // row of a block that reaches into this worker's cells is its own is irregular.
         let len = ends.len();
         let mut other_end = 1u32 + base as u32;
         let (mut dx, mut dy, mut di) = (0.0f32, 0.0f32, 0u32);
-        for (row, (&c, p)) in cell_of.iter().zip(positions).enumerate().rev() {
-            let k = (c as usize).wrapping_sub(lo);
-            let mine = k < len;
-            let slot = if mine { &mut ends[k] } else { &mut other_end };
-            *slot -= 1;
-            let e = (*slot as usize).wrapping_sub(base);
-            let (x, y, id) = match (
-                mine,
-                out.xs.get_mut(e),
-                out.ys.get_mut(e),
-                out.ids.get_mut(e),
-            ) {
-                (true, Some(x), Some(y), Some(id)) => (x, y, id),
-                _ => (&mut dx, &mut dy, &mut di),
-            };
-            (*x, *y, *id) = (p.x, p.y, row as u32);
-            other_end = 1 + base as u32;
+        let blocks = cell_of
+            .chunks(ROW_BLOCK)
+            .zip(positions.chunks(ROW_BLOCK))
+            .zip(blocks);
+        for (block, ((cells, points), &span)) in blocks.enumerate().rev() {
+            if !reaches(span, lo, len) {
+                continue;
+            }
+            let first = block * ROW_BLOCK;
+            for (i, (&c, p)) in cells.iter().zip(points).enumerate().rev() {
+                let row = first + i;
+                let k = (c as usize).wrapping_sub(lo);
+                let mine = k < len;
+                let slot = if mine { &mut ends[k] } else { &mut other_end };
+                *slot -= 1;
+                let e = (*slot as usize).wrapping_sub(base);
+                let (x, y, id) = match (
+                    mine,
+                    out.xs.get_mut(e),
+                    out.ys.get_mut(e),
+                    out.ids.get_mut(e),
+                ) {
+                    (true, Some(x), Some(y), Some(id)) => (x, y, id),
+                    _ => (&mut dx, &mut dy, &mut di),
+                };
+                (*x, *y, *id) = (p.x, p.y, row as u32);
+                other_end = 1 + base as u32;
+            }
         }
         return;
     }
@@ -97,7 +108,7 @@ fn fill_cells(
     let (lx, rx) = out.xs.split_at_mut(at);
     let (ly, ry) = out.ys.split_at_mut(at);
     let (li, ri) = out.ids.split_at_mut(at);
-    let rows = (cell_of, positions);
+    let rows = (cell_of, positions, blocks);
     rayon::join(
         || {
             let out = Entries {
@@ -140,6 +151,8 @@ pub(super) struct GridIndex {
     ids: Vec<u32>,
     /// Per row: its cell, or [`NO_CELL`].
     cell_of: Vec<u32>,
+    /// Per block of [`ROW_BLOCK`] rows: its least and greatest cell.
+    block_cells: Vec<(u32, u32)>,
 }
 
 impl GridIndex {
@@ -211,23 +224,36 @@ impl GridIndex {
                 NO_CELL
             }
         };
+        let pass = move |((cells, points), span): ((&mut [u32], &[Vec2]), &mut (u32, u32))| {
+            let (mut least, mut greatest) = (NO_CELL, 0);
+            for (c, p) in cells.iter_mut().zip(points) {
+                *c = cell(p);
+                least = least.min(*c);
+                greatest = greatest.max(*c);
+            }
+            *span = (least, greatest);
+        };
+        self.block_cells.resize(n.div_ceil(ROW_BLOCK), (0, 0));
         if n >= PARALLEL_MIN {
             self.cell_of
-                .par_iter_mut()
-                .zip(positions.par_iter())
-                .with_min_len(4096)
-                .for_each(|(c, p)| *c = cell(p));
+                .par_chunks_mut(ROW_BLOCK)
+                .zip(positions.par_chunks(ROW_BLOCK))
+                .zip(self.block_cells.par_iter_mut())
+                .for_each(pass);
         } else {
-            for (c, p) in self.cell_of.iter_mut().zip(positions) {
-                *c = cell(p);
-            }
+            self.cell_of
+                .chunks_mut(ROW_BLOCK)
+                .zip(positions.chunks(ROW_BLOCK))
+                .zip(self.block_cells.iter_mut())
+                .for_each(pass);
         }
 
         // Counting sort, stable: entries of a cell are in ascending row order.
         let cells = self.cells();
         self.starts.resize(cells + 1, 0);
-        // Split by ranges of cells among the workers: each counts, and later fills,
-        // the entries of its own cells, reading every row (same result for any split).
+        // The fill is split by ranges of cells among the workers: each places the rows
+        // of its own cells, reading the blocks of rows that reach into them (the same
+        // result for any split).
         let depth = if n >= PARALLEL_MIN {
             rayon::current_num_threads()
                 .next_power_of_two()
@@ -235,7 +261,7 @@ impl GridIndex {
         } else {
             0
         };
-        count_cells(&self.cell_of, &mut self.starts[..cells], 0, depth);
+        count_cells(&self.cell_of, &mut self.starts[..cells]);
         // Inclusive prefix sums: starts[c] = end of cell c.
         let mut acc = 0u32;
         for s in &mut self.starts[..cells] {
@@ -266,7 +292,7 @@ impl GridIndex {
             ids: &mut self.ids[..m],
         };
         fill_cells(
-            (&self.cell_of, positions),
+            (&self.cell_of, positions, &self.block_cells),
             &mut self.starts[..cells],
             (0, 0),
             out,
@@ -523,6 +549,41 @@ mod tests {
         for c in 0..g.cells() {
             let ids = &g.ids[g.starts[c] as usize..g.starts[c + 1] as usize];
             assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+
+    #[test]
+    fn halves_of_the_cells_are_mostly_in_disjoint_blocks_of_sorted_rows() {
+        // A uniform square crowd in the spatial order: the fill's two workers (one per
+        // half of the cells) each read only the blocks of rows that reach into their
+        // half. A block of consecutive rows is a compact patch, so few blocks reach
+        // into both (with the rows unsorted, every block would).
+        let mut rng = crate::rng::agent_rng(5, 5);
+        let n = 40 * ROW_BLOCK;
+        let pts: Vec<Vec2> = (0..n)
+            .map(|_| {
+                let u = crate::rng::uniform(&mut rng, 0.0, 800.0);
+                let v = crate::rng::uniform(&mut rng, 0.0, 800.0);
+                Vec2::new(u, v)
+            })
+            .collect();
+        let mut perm = Vec::new();
+        crate::spatial::spatial_order(&pts, &mut perm, &mut crate::spatial::OrderScratch::new());
+        let sorted: Vec<Vec2> = perm.iter().map(|&r| pts[r as usize]).collect();
+        let mut g = GridIndex::default();
+        g.rebuild(&sorted, 4.0);
+        let (cells, half) = (g.cells(), g.cells() / 2);
+        assert_eq!(g.block_cells.len(), 40);
+        let both = g
+            .block_cells
+            .iter()
+            .filter(|&&span| reaches(span, 0, half) && reaches(span, half, cells - half))
+            .count();
+        assert!(both <= 8, "{both} of 40 blocks reach into both halves");
+        // Each block's span holds its rows' cells.
+        for (rows, &(least, greatest)) in g.cell_of.chunks(ROW_BLOCK).zip(&g.block_cells) {
+            assert_eq!(rows.iter().min(), Some(&least));
+            assert_eq!(rows.iter().max(), Some(&greatest));
         }
     }
 
