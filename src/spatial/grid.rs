@@ -224,14 +224,15 @@ impl GridIndex {
                 NO_CELL
             }
         };
-        let pass = move |((cells, points), span): ((&mut [u32], &[Vec2]), &mut (u32, u32))| {
+        // One block of rows: each row's cell, and the block's least and greatest.
+        let block = move |cells: &mut [u32], points: &[Vec2]| -> (u32, u32) {
             let (mut least, mut greatest) = (NO_CELL, 0);
             for (c, p) in cells.iter_mut().zip(points) {
                 *c = cell(p);
                 least = least.min(*c);
                 greatest = greatest.max(*c);
             }
-            *span = (least, greatest);
+            (least, greatest)
         };
         self.block_cells.resize(n.div_ceil(ROW_BLOCK), (0, 0));
         if n >= PARALLEL_MIN {
@@ -239,13 +240,16 @@ impl GridIndex {
                 .par_chunks_mut(ROW_BLOCK)
                 .zip(positions.par_chunks(ROW_BLOCK))
                 .zip(self.block_cells.par_iter_mut())
-                .for_each(pass);
+                .for_each(|((cells, points), span)| *span = block(cells, points));
         } else {
-            self.cell_of
+            for ((cells, points), span) in self
+                .cell_of
                 .chunks_mut(ROW_BLOCK)
                 .zip(positions.chunks(ROW_BLOCK))
                 .zip(self.block_cells.iter_mut())
-                .for_each(pass);
+            {
+                *span = block(cells, points);
+            }
         }
 
         // Counting sort, stable: entries of a cell are in ascending row order.
