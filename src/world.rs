@@ -65,9 +65,16 @@ pub struct WorldConfig {
     /// The neighbour index. Default the k-d tree.
     pub index: IndexKind,
     /// Re-sort the rows spatially every this many ticks, so neighbours are near in
-    /// memory (0 = never). Handles are unaffected. Default 16.
+    /// memory (0 = never). Handles are unaffected. Default
+    /// [`DEFAULT_REORDER_INTERVAL`].
     pub reorder_interval: u32,
 }
+
+/// The default [`WorldConfig::reorder_interval`]. For the `flock` profile at 100,000
+/// agents on two threads, re-sorting every 32 ticks rather than every 16 halves the
+/// re-sort's share of the tick (about 5% of it) and leaves the steering as fast (its
+/// birds move at most 3.2 units, less than their neighbour radius, in 32 ticks).
+pub const DEFAULT_REORDER_INTERVAL: u32 = 32;
 
 impl Default for WorldConfig {
     fn default() -> Self {
@@ -75,7 +82,7 @@ impl Default for WorldConfig {
             seed: 0,
             integrator: Integrator::default(),
             index: IndexKind::default(),
-            reorder_interval: 16,
+            reorder_interval: DEFAULT_REORDER_INTERVAL,
         }
     }
 }

@@ -64,7 +64,8 @@ pub struct WorldDoc {
     pub integrator: Integrator,
     /// Neighbour index: `kdtree` (default) or `grid`.
     pub index: IndexKind,
-    /// Re-sort agents in memory every this many ticks (0 = never). Default 8.
+    /// Re-sort agents in memory every this many ticks (0 = never). Default
+    /// [`DEFAULT_REORDER_INTERVAL`](crate::world::DEFAULT_REORDER_INTERVAL).
     pub reorder_interval: u32,
 }
 
@@ -78,7 +79,7 @@ impl Default for WorldDoc {
             bounds: None,
             integrator: Integrator::default(),
             index: IndexKind::default(),
-            reorder_interval: 16,
+            reorder_interval: crate::world::DEFAULT_REORDER_INTERVAL,
         }
     }
 }
