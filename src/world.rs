@@ -1102,7 +1102,26 @@ impl World {
                 group.get(rows.clone())?.try_into().ok()?,
                 out.get(rows.clone())?.try_into().ok()?,
             );
-            let mut b = Lanes {
+            // Steering groups without angular steering only. Each lane's easing rate and
+            // minimum speed from its group: one lookup when the four rows share it.
+            let facing = |gi: u16| {
+                let gi = gi as usize;
+                let f = &groups[gi].facing;
+                traits[gi]
+                    .lanes
+                    .then(|| ((f.turn_rate * dt).min(1.0), f.min_speed * f.min_speed))
+            };
+            let (turn, min_speed_sq) = if g4.iter().all(|&g| g == g4[0]) {
+                let (t, m) = facing(g4[0])?;
+                ([t; LANES], [m; LANES])
+            } else {
+                let (mut t, mut m) = ([0.0; LANES], [0.0; LANES]);
+                for (i, &gi) in g4.iter().enumerate() {
+                    (t[i], m[i]) = facing(gi)?;
+                }
+                (t, m)
+            };
+            let b = Lanes {
                 pos: *p,
                 vel: *v,
                 force: f4.map(|o| o.linear),
@@ -1110,17 +1129,9 @@ impl World {
                 mass: lane(mass)?,
                 max_force: lane(max_force)?,
                 max_speed: lane(max_speed)?,
-                ..Lanes::default()
+                turn,
+                min_speed_sq,
             };
-            for (i, &gi) in g4.iter().enumerate() {
-                // Steering groups without angular steering only.
-                if !traits[gi as usize].lanes {
-                    return None;
-                }
-                let f = &groups[gi as usize].facing;
-                b.turn[i] = (f.turn_rate * dt).min(1.0);
-                b.min_speed_sq[i] = f.min_speed * f.min_speed;
-            }
             let o = integrate_lanes(integrator, &b, dt)?;
             let mut crossed = 0;
             for i in 0..LANES {
