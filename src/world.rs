@@ -17,8 +17,8 @@ use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOu
 use crate::behaviors::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviors::approach::{approach_step, WalkerState};
 use crate::behaviors::flocking::{
-    alignment, cohesion, flock_forces, flock_sums, separation, separation_sum, FlockForces,
-    Neighbour, SeparationKind, SeparationParams,
+    alignment, cohesion, flock_forces, flock_from_sums, flock_sums, separation, separation_sum,
+    FlockForces, Neighbour, SeparationKind, SeparationParams, MIN_SEPARATION_DIST,
 };
 use crate::behaviors::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
@@ -46,7 +46,7 @@ use crate::math::{normalize_or_zero, truncate};
 use crate::rng::{uniform, AgentRng};
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{
-    spatial_order, BatchNeighbours, IndexKind, OrderScratch, ScanQuery, SpatialIndex,
+    flock_scan, spatial_order, BatchNeighbours, IndexKind, OrderScratch, ScanQuery, SpatialIndex,
 };
 
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
@@ -792,7 +792,14 @@ impl World {
             }
         }
         let hint = self.max_neighbour_radius();
-        self.index.rebuild(&self.cols.pos, hint);
+        // A grid stores the rows' unit velocities when some group's flocking sums can be
+        // read from it (`flock_scan`).
+        let dirs = self
+            .traits
+            .iter()
+            .any(|t| t.flock_all && !t.needs_records && t.flock.is_some())
+            .then_some(&self.cols.dir[..]);
+        self.index.rebuild_with_dirs(&self.cols.pos, dirs, hint);
     }
 
     fn max_neighbour_radius(&self) -> f32 {
@@ -942,6 +949,7 @@ impl World {
             sighted_by: &self.sighted_by,
             slots: &self.slots,
             index: &self.index,
+            index_dirs: self.index.has_dirs(),
             dt,
         };
         let scratch = &self.scratch;
@@ -1226,6 +1234,8 @@ struct SteerCtx<'a> {
     sighted_by: &'a [u32],
     slots: &'a Slots,
     index: &'a SpatialIndex,
+    /// Whether the index stores the rows' unit velocities (`flock_scan`).
+    index_dirs: bool,
     dt: f32,
 }
 
@@ -1500,20 +1510,41 @@ fn neighbour_part_of(
     if !traits.needs_neighbours {
         return (None, 0);
     }
+    let q = match query {
+        Some(q) => *q,
+        // One query per run of rows of one group (see `scan`).
+        None => match s.query {
+            Some((gi, q)) if gi == g_idx => q,
+            _ => {
+                let q = ScanQuery::new(ctx.index, g.neighbour_radius, g.max_neighbours);
+                s.query = Some((g_idx, q));
+                q
+            }
+        },
+    };
+    match &traits.flock {
+        Some(p) if ctx.index_dirs && traits.flock_all && !traits.needs_records => {
+            // The three sums straight from a grid's entries, when it can give them.
+            let sep = (
+                p.radius * p.radius,
+                MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
+            );
+            if let Some(sums) = flock_scan(ctx.index, ctx.pos, row, &q, sep) {
+                let forces = flock_from_sums(
+                    me,
+                    sums.count,
+                    (sums.push, sums.headings, sums.positions),
+                    p,
+                );
+                return (Some((forces, *p)), sums.count);
+            }
+        }
+        _ => {}
+    }
     let rows = match query {
         Some(q) => s.batch.scan_query(ctx.index, ctx.pos, row, q),
-        None => {
-            // One query per run of rows of one group, out of line (see `scan`).
-            let q = match s.query {
-                Some((gi, q)) if gi == g_idx => q,
-                _ => {
-                    let q = ScanQuery::new(ctx.index, g.neighbour_radius, g.max_neighbours);
-                    s.query = Some((g_idx, q));
-                    q
-                }
-            };
-            s.batch.scan_prepared(ctx.index, ctx.pos, row, &q)
-        }
+        // Out of line (see `scan`).
+        None => s.batch.scan_prepared(ctx.index, ctx.pos, row, &q),
     };
     let count = rows.len();
     if traits.needs_records {
@@ -1832,6 +1863,73 @@ mod tests {
                     assert_eq!(sa.neighbours, sb.neighbours);
                     assert!(sa.neighbours > 0);
                     assert_eq!(a.state_hash(), b.state_hash(), "{index:?} {flocking}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn grid_flock_sums_follow_the_record_path_closely() {
+        // A sparse crowd on the grid (no coincident agents, fewer neighbours than the
+        // cap): the flocking sums are read from the grid's entries, in lanes; with the
+        // records forced on, summed from the records in scan order. The same up to
+        // rounding after 10 ticks; and the lane kernel equals the per-row one bitwise
+        // over 40.
+        let build = |records: bool, lanes: bool| {
+            let mut w = World::new(WorldConfig {
+                seed: 3,
+                index: IndexKind::Grid,
+                ..WorldConfig::default()
+            });
+            let group = GroupConfig::new("boids")
+                .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+                .with(Behaviour::Alignment, 0.5)
+                .with(Behaviour::Cohesion, 0.5)
+                .with(Behaviour::Wander(WanderParams::default()), 0.3)
+                .neighbours(3.0, 12);
+            let g = w.add_group(group).unwrap();
+            // About one agent per 4 square units: some 7 within the radius.
+            let mut rng = crate::rng::agent_rng(9, 9);
+            for _ in 0..400 {
+                let p = Vec2::new(uniform(&mut rng, 0.0, 40.0), uniform(&mut rng, 0.0, 40.0));
+                let v = Vec2::new(uniform(&mut rng, -1.0, 1.0), uniform(&mut rng, -1.0, 1.0));
+                w.spawn(AgentSpec::new(g, p).with_velocity(v)).unwrap();
+            }
+            w.traits[0].needs_records = records;
+            if !lanes {
+                w.traits[0].program = None;
+            }
+            w
+        };
+        let (mut a, mut b, mut c) = (build(false, true), build(true, true), build(false, false));
+        for tick in 0..40 {
+            let (sa, sb) = (a.step(0.05).unwrap(), b.step(0.05).unwrap());
+            c.step(0.05).unwrap();
+            assert_eq!(a.state_hash(), c.state_hash());
+            if tick == 0 {
+                // From the same state: the same neighbours.
+                assert_eq!(sa.neighbours, sb.neighbours);
+                assert!(a.index.has_dirs() && !b.index.has_dirs());
+                // Most rows take the grid's sums (on an index of the current positions).
+                a.index
+                    .rebuild_with_dirs(&a.cols.pos, Some(&a.cols.dir), 3.0);
+                let q = ScanQuery::new(&a.index, 3.0, 12);
+                let p = SeparationParams::default();
+                let sep = (
+                    p.radius * p.radius,
+                    MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
+                );
+                let summed = (0..a.len())
+                    .filter(|&r| flock_scan(&a.index, &a.cols.pos, r, &q, sep).is_some())
+                    .count();
+                assert!(summed * 10 > a.len() * 9, "{summed} of {}", a.len());
+            }
+            if tick == 9 {
+                // Rounding apart only (later, a neighbour crossing the radius in one
+                // run and not the other lets them drift further).
+                for &id in a.ids() {
+                    let (pa, pb) = (a.position(id).unwrap(), b.position(id).unwrap());
+                    assert!((pa - pb).length() < 1e-4, "{pa} {pb}");
                 }
             }
         }

@@ -78,7 +78,7 @@ impl Default for SeparationParams {
 /// Distance below which two agents count as coincident.
 const COINCIDENT: f32 = EPS_LEN;
 /// The closest distance the inverse-distance formula divides by.
-const MIN_SEPARATION_DIST: f32 = 1e-3;
+pub(crate) const MIN_SEPARATION_DIST: f32 = 1e-3;
 
 /// A unit direction to push `my_key` away from a coincident `other_key`: the same
 /// line for both agents of the pair, opposite senses, so they split apart. Zero
@@ -269,6 +269,22 @@ pub(crate) fn flock_sums(
         }
         headings += dir;
         positions += pos;
+    }
+    flock_from_sums(me, count, (push, headings, positions), params)
+}
+
+/// The three forces from the sums over `count` neighbours (none: zero forces): the
+/// inverse-distance pushes of those within the separation radius, and the unit
+/// velocities and positions of all.
+#[inline(always)]
+pub(crate) fn flock_from_sums(
+    me: &AgentState,
+    count: usize,
+    (push, headings, positions): (Vec2, Vec2, Vec2),
+    params: &SeparationParams,
+) -> FlockForces {
+    if count == 0 {
+        return FlockForces::default();
     }
     let dir = normalize_or_zero(headings);
     FlockForces {

@@ -44,11 +44,33 @@ fn count_cells(cell_of: &[u32], counts: &mut [u32]) {
     }
 }
 
-/// The entry arrays of a range of cells.
+/// The entry arrays of a range of cells (`dxs` and `dys` empty when the rows' unit
+/// velocities are not stored).
 struct Entries<'a> {
     xs: &'a mut [f32],
     ys: &'a mut [f32],
     ids: &'a mut [u32],
+    dxs: &'a mut [f32],
+    dys: &'a mut [f32],
+}
+
+/// What the fill reads of the rows: cells, positions, unit velocities (empty when not
+/// stored) and the blocks' spans of cells.
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    cell_of: &'a [u32],
+    positions: &'a [Vec2],
+    dirs: &'a [Vec2],
+    blocks: &'a [(u32, u32)],
+}
+
+/// `v` split at `at`, or two empty slices when `v` is empty.
+fn split_or_empty(v: &mut [f32], at: usize) -> (&mut [f32], &mut [f32]) {
+    if v.is_empty() {
+        (&mut [], &mut [])
+    } else {
+        v.split_at_mut(at)
+    }
 }
 
 /// The counting sort's fill for the cells `lo..lo + ends.len()`, whose entries are the
@@ -57,7 +79,7 @@ struct Entries<'a> {
 /// backwards, so each cell's entries are in ascending row order. Split in two halves of
 /// cells (and their entries) on both sides of a `rayon::join`, `depth` times.
 fn fill_cells(
-    (cell_of, positions, blocks): (&[u32], &[Vec2], &[(u32, u32)]),
+    rows: Rows<'_>,
     ends: &mut [u32],
     (lo, base): (usize, usize),
     out: Entries<'_>,
@@ -69,10 +91,11 @@ fn fill_cells(
         let len = ends.len();
         let mut other_end = 1u32 + base as u32;
         let (mut dx, mut dy, mut di) = (0.0f32, 0.0f32, 0u32);
-        let blocks = cell_of
+        let blocks = rows
+            .cell_of
             .chunks(ROW_BLOCK)
-            .zip(positions.chunks(ROW_BLOCK))
-            .zip(blocks);
+            .zip(rows.positions.chunks(ROW_BLOCK))
+            .zip(rows.blocks);
         for (block, ((cells, points), &span)) in blocks.enumerate().rev() {
             if !reaches(span, lo, len) {
                 continue;
@@ -98,6 +121,14 @@ fn fill_cells(
                 other_end = 1 + base as u32;
             }
         }
+        // The unit velocities, when stored: from each entry's row, in entry order.
+        if !out.dxs.is_empty() {
+            let entries = out.dxs.iter_mut().zip(out.dys.iter_mut()).zip(&*out.ids);
+            for ((dx, dy), &id) in entries {
+                let d = rows.dirs.get(id as usize).copied().unwrap_or(Vec2::ZERO);
+                (*dx, *dy) = (d.x, d.y);
+            }
+        }
         return;
     }
     let half = ends.len() / 2;
@@ -108,13 +139,16 @@ fn fill_cells(
     let (lx, rx) = out.xs.split_at_mut(at);
     let (ly, ry) = out.ys.split_at_mut(at);
     let (li, ri) = out.ids.split_at_mut(at);
-    let rows = (cell_of, positions, blocks);
+    let (ldx, rdx) = split_or_empty(out.dxs, at);
+    let (ldy, rdy) = split_or_empty(out.dys, at);
     rayon::join(
         || {
             let out = Entries {
                 xs: lx,
                 ys: ly,
                 ids: li,
+                dxs: ldx,
+                dys: ldy,
             };
             fill_cells(rows, left, (lo, base), out, depth - 1);
         },
@@ -123,6 +157,8 @@ fn fill_cells(
                 xs: rx,
                 ys: ry,
                 ids: ri,
+                dxs: rdx,
+                dys: rdy,
             };
             fill_cells(rows, right, (lo + half, split), out, depth - 1);
         },
@@ -149,6 +185,10 @@ pub(super) struct GridIndex {
     xs: Vec<f32>,
     ys: Vec<f32>,
     ids: Vec<u32>,
+    /// Per entry, when stored (see [`rebuild`](Self::rebuild)): the row's unit
+    /// velocity; otherwise empty.
+    dxs: Vec<f32>,
+    dys: Vec<f32>,
     /// Per row: its cell, or [`NO_CELL`].
     cell_of: Vec<u32>,
     /// Per block of [`ROW_BLOCK`] rows: its least and greatest cell.
@@ -160,10 +200,14 @@ impl GridIndex {
         self.len
     }
 
-    pub(super) fn rebuild(&mut self, positions: &[Vec2], cell_hint: f32) {
+    /// Rebuild over `positions`, with cells of about `cell_hint`; with `dirs` (one per
+    /// position), each entry also stores its row's unit velocity.
+    pub(super) fn rebuild(&mut self, positions: &[Vec2], dirs: Option<&[Vec2]>, cell_hint: f32) {
         let positions = &positions[..addressable(positions.len())];
         let n = positions.len();
         self.len = n;
+        self.dxs.clear();
+        self.dys.clear();
         self.nx = 0;
         self.ny = 0;
         self.starts.clear();
@@ -289,19 +333,31 @@ impl GridIndex {
         }
         self.ids.truncate(m + GROUP);
         self.ids[m..].fill(u32::MAX);
+        let dirs = dirs.filter(|d| d.len() >= n).unwrap_or(&[]);
+        if !dirs.is_empty() {
+            // Zero after the entries (past the end of a scan's last group).
+            self.dxs.resize(m + GROUP, 0.0);
+            self.dys.resize(m + GROUP, 0.0);
+        }
+        let (dxs, dys) = (
+            self.dxs.get_mut(..m).unwrap_or_default(),
+            self.dys.get_mut(..m).unwrap_or_default(),
+        );
         // Fill backwards, decrementing: afterwards starts[c] = begin of cell c.
         let out = Entries {
             xs: &mut self.xs[..m],
             ys: &mut self.ys[..m],
             ids: &mut self.ids[..m],
+            dxs,
+            dys,
         };
-        fill_cells(
-            (&self.cell_of, positions, &self.block_cells),
-            &mut self.starts[..cells],
-            (0, 0),
-            out,
-            depth,
-        );
+        let rows = Rows {
+            cell_of: &self.cell_of,
+            positions,
+            dirs,
+            blocks: &self.block_cells,
+        };
+        fill_cells(rows, &mut self.starts[..cells], (0, 0), out, depth);
     }
 
     /// Cell ranges `(cx0, cx1, cy0, cy1)` (inclusive) covering the box `min..max`
@@ -413,6 +469,13 @@ impl GridIndex {
     #[inline]
     pub(super) fn entries(&self) -> (&[f32], &[f32], &[u32]) {
         (&self.xs, &self.ys, &self.ids)
+    }
+
+    /// The entries' unit velocities (as [`entries`](Self::entries), followed by
+    /// [`GROUP`] zeros), when the last rebuild stored them.
+    #[inline]
+    pub(super) fn entry_dirs(&self) -> Option<(&[f32], &[f32])> {
+        (self.dxs.len() == self.xs.len()).then_some((&self.dxs, &self.dys))
     }
 
     /// Every row in the cells around `p` at `reach` (already padded).
@@ -529,13 +592,13 @@ mod tests {
             Vec2::new(5.0, 5.0),
         ];
         let mut g = GridIndex::default();
-        g.rebuild(&pts, 1.0);
+        g.rebuild(&pts, None, 1.0);
         assert!(g.cells() <= CELLS_PER_ROW * pts.len() + CELLS_SLACK);
         assert_eq!(g.starts.len(), g.cells() + 1);
         assert_eq!(g.ids.len(), 4 + GROUP);
-        g.rebuild(&pts[..1], f32::INFINITY);
+        g.rebuild(&pts[..1], None, f32::INFINITY);
         assert_eq!((g.nx, g.ny), (1, 1));
-        g.rebuild(&[Vec2::ZERO; 500], 1.0);
+        g.rebuild(&[Vec2::ZERO; 500], None, 1.0);
         assert_eq!((g.nx, g.ny), (1, 1));
         assert_eq!(g.ids[..500], (0..500).collect::<Vec<u32>>());
     }
@@ -546,7 +609,7 @@ mod tests {
             .map(|i| Vec2::new((i % 10) as f32, (i / 10) as f32))
             .collect();
         let mut g = GridIndex::default();
-        g.rebuild(&pts, 2.0);
+        g.rebuild(&pts, None, 2.0);
         assert!((1.0 / g.inv - 2.0 * CELL_PER_RADIUS).abs() < 1e-9);
         assert_eq!(g.nx, 5);
         // Within every cell, rows are ascending.
@@ -575,7 +638,7 @@ mod tests {
         crate::spatial::spatial_order(&pts, &mut perm, &mut crate::spatial::OrderScratch::new());
         let sorted: Vec<Vec2> = perm.iter().map(|&r| pts[r as usize]).collect();
         let mut g = GridIndex::default();
-        g.rebuild(&sorted, 4.0);
+        g.rebuild(&sorted, None, 4.0);
         let (cells, half) = (g.cells(), g.cells() / 2);
         assert_eq!(g.block_cells.len(), 40);
         let both = g
@@ -616,7 +679,7 @@ mod tests {
                 .build()
                 .unwrap();
             let mut g = GridIndex::default();
-            pool.install(|| g.rebuild(&pts, 2.0));
+            pool.install(|| g.rebuild(&pts, None, 2.0));
             g
         };
         let one = build(1);

@@ -268,6 +268,24 @@ impl SpatialIndex {
     /// neighbour radius in use: the grid sizes its cells from it, the tree ignores it.
     /// May use rayon internally; the result does not depend on the thread count.
     pub fn rebuild(&mut self, positions: &[Vec2], cell_hint: f32) {
+        self.rebuild_with_dirs(positions, None, cell_hint);
+    }
+
+    /// Whether the last rebuild stored the rows' unit velocities (a grid given them),
+    /// for [`flock_scan`].
+    #[inline]
+    pub(crate) fn has_dirs(&self) -> bool {
+        matches!(&self.inner, Inner::Grid(g) if g.entry_dirs().is_some())
+    }
+
+    /// [`rebuild`](Self::rebuild); with `dirs` (the rows' unit velocities), a grid also
+    /// stores each entry's, for [`flock_scan`].
+    pub(crate) fn rebuild_with_dirs(
+        &mut self,
+        positions: &[Vec2],
+        dirs: Option<&[Vec2]>,
+        cell_hint: f32,
+    ) {
         match &mut self.inner {
             Inner::KdTree(t) => {
                 crate::zone!("k-d tree build");
@@ -275,7 +293,7 @@ impl SpatialIndex {
             }
             Inner::Grid(g) => {
                 crate::zone!("grid build");
-                g.rebuild(positions, cell_hint);
+                g.rebuild(positions, dirs, cell_hint);
             }
         }
     }
@@ -845,6 +863,116 @@ impl BatchNeighbours {
         }
         kept.min(cap)
     }
+}
+
+/// A row's sums over its neighbours for the flocking forces (see [`flock_scan`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct FlockSums {
+    /// Neighbours found (at most the query's cap).
+    pub count: usize,
+    /// Over the neighbours within the separation radius: `away / |away|²`, with `away`
+    /// the row's position minus the neighbour's.
+    pub push: Vec2,
+    /// Over all neighbours: their unit velocities, and their positions.
+    pub headings: Vec2,
+    pub positions: Vec2,
+}
+
+/// A row's neighbours (as [`BatchNeighbours::scan`] finds them) summed for the flocking
+/// forces in one pass over the grid's entries, which store each row's unit velocity:
+/// no list of neighbours is made, and the sums are accumulated in four lanes (entry `i`
+/// of a run of cells in lane `(i - start) % 4`; the lanes added as `(0 + 1) + (2 + 3)`
+/// at the end). `sep` is the separation radius squared and the least distance squared
+/// of the inverse-distance push.
+///
+/// `None` where this does not apply, and the caller scans instead: an index other
+/// than a grid storing unit velocities, a reach beyond one cell, a cap of zero or more
+/// neighbours than the cap (the nearest would have to be chosen), or a neighbour within
+/// the separation radius closer than the least distance (whose push is floored).
+#[inline(always)]
+pub(crate) fn flock_scan(
+    index: &SpatialIndex,
+    positions: &[Vec2],
+    row: usize,
+    q: &ScanQuery,
+    (sep_r2, min_d2): (f32, f32),
+) -> Option<FlockSums> {
+    use bytemuck::cast;
+    use wide::{f32x4, i32x4, u32x4};
+    let Inner::Grid(g) = &index.inner else {
+        return None;
+    };
+    if !(q.one_grid_cell && q.finite) || q.cap == 0 || g.len() != positions.len() {
+        return None;
+    }
+    let (xs, ys, ids) = g.entries();
+    let (dxs, dys) = g.entry_dirs()?;
+    let p = *positions.get(row)?;
+    let runs = g.runs3(row)?;
+    let quad = |v: &[f32], i: usize| -> Option<f32x4> {
+        let a: &[f32; GROUP] = v.get(i..i + GROUP)?.try_into().ok()?;
+        Some(f32x4::new(*a))
+    };
+    let (px, py) = (f32x4::splat(p.x), f32x4::splat(p.y));
+    let (r2, sep_r2, min_d2) = (
+        f32x4::splat(q.r2),
+        f32x4::splat(sep_r2),
+        f32x4::splat(min_d2),
+    );
+    let me = u32x4::splat(row as u32);
+    let lane = i32x4::new([0, 1, 2, 3]);
+    let zero = f32x4::ZERO;
+    let mut count = i32x4::ZERO;
+    let (mut push_x, mut push_y, mut head_x, mut head_y) = (zero, zero, zero, zero);
+    let (mut pos_x, mut pos_y, mut close) = (zero, zero, zero);
+    for (s, e) in runs {
+        let mut i = s;
+        while i < e {
+            let (Some(gx), Some(gy), Some(gdx), Some(gdy), Some(gi)) = (
+                quad(xs, i),
+                quad(ys, i),
+                quad(dxs, i),
+                quad(dys, i),
+                ids.get(i..i + GROUP)
+                    .and_then(|a| <[u32; GROUP]>::try_from(a).ok()),
+            ) else {
+                return None;
+            };
+            // `dist2`, as the scan computes it.
+            let (dx, dy) = (gx - px, gy - py);
+            let d2 = dx * dx + dy * dy;
+            // Within the radius, not the row itself, not past the run's end.
+            let tail = lane.simd_lt(i32x4::splat((e - i).min(GROUP) as i32));
+            let other = !u32x4::new(gi).simd_eq(me);
+            let hit = d2.simd_le(r2) & cast::<u32x4, f32x4>(other) & cast::<i32x4, f32x4>(tail);
+            count -= cast::<f32x4, i32x4>(hit);
+            pos_x += gx & hit;
+            pos_y += gy & hit;
+            head_x += gdx & hit;
+            head_y += gdy & hit;
+            let sep = hit & d2.simd_le(sep_r2);
+            close |= sep & d2.simd_lt(min_d2);
+            // `away * (1 / |away|²)`, with `away = p - q`.
+            let inv = f32x4::ONE / d2;
+            push_x += ((px - gx) * inv) & sep;
+            push_y += ((py - gy) * inv) & sep;
+            i += GROUP;
+        }
+    }
+    let count = count.to_array().iter().map(|&c| c as usize).sum::<usize>();
+    if close.any() || count > q.cap {
+        return None;
+    }
+    let sum = |v: f32x4| {
+        let a = v.to_array();
+        (a[0] + a[1]) + (a[2] + a[3])
+    };
+    Some(FlockSums {
+        count,
+        push: Vec2::new(sum(push_x), sum(push_y)),
+        headings: Vec2::new(sum(head_x), sum(head_y)),
+        positions: Vec2::new(sum(pos_x), sum(pos_y)),
+    })
 }
 
 /// A neighbour query's radius and cap, checked and derived once for many rows of a

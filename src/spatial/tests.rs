@@ -490,3 +490,159 @@ fn bounds_equal_a_plain_fold() {
     assert_eq!(Bounds::of_all(&all_bad).1, 0);
     assert!(Bounds::of_all(&all_bad).0.is_none());
 }
+
+/// `flock_scan`'s sums by their definition: the scan's neighbours of `row` (in scan
+/// order), each added to lane `(entry - run start) % 4` of its run, lanes added as
+/// `(0 + 1) + (2 + 3)`.
+fn flock_sums_by_lanes(
+    g: &grid::GridIndex,
+    positions: &[Vec2],
+    dirs: &[Vec2],
+    row: usize,
+    (r2, sep_r2): (f32, f32),
+) -> FlockSums {
+    let (xs, ys, ids) = g.entries();
+    let p = positions[row];
+    let mut lanes = [[0.0f32; 6]; GROUP];
+    let mut count = 0;
+    for (s, e) in g.runs3(row).unwrap() {
+        for i in s..e {
+            let q = Vec2::new(xs[i], ys[i]);
+            if ids[i] as usize == row || dist2(p.x, p.y, q.x, q.y) > r2 {
+                continue;
+            }
+            count += 1;
+            let l = &mut lanes[(i - s) % GROUP];
+            let d = dirs[ids[i] as usize];
+            let away = p - q;
+            let d_sq = away.length_squared();
+            if d_sq <= sep_r2 {
+                l[0] += away.x * (1.0 / d_sq);
+                l[1] += away.y * (1.0 / d_sq);
+            }
+            l[2] += d.x;
+            l[3] += d.y;
+            l[4] += q.x;
+            l[5] += q.y;
+        }
+    }
+    let sum = |k: usize| (lanes[0][k] + lanes[1][k]) + (lanes[2][k] + lanes[3][k]);
+    FlockSums {
+        count,
+        push: Vec2::new(sum(0), sum(1)),
+        headings: Vec2::new(sum(2), sum(3)),
+        positions: Vec2::new(sum(4), sum(5)),
+    }
+}
+
+#[test]
+fn flock_scan_hand_worked() {
+    // Row 0 at the origin; neighbours at (1, 0) heading +y and (0, -2) heading +x; one
+    // at (5, 5), beyond the radius 3. Separation radius 1.5: only (1, 0) pushes, by
+    // away / |away|² = (-1, 0) / 1.
+    let pos = [
+        Vec2::ZERO,
+        Vec2::new(1.0, 0.0),
+        Vec2::new(0.0, -2.0),
+        Vec2::new(5.0, 5.0),
+    ];
+    let dirs = [Vec2::X, Vec2::Y, Vec2::X, Vec2::Y];
+    let mut index = SpatialIndex::new(IndexKind::Grid);
+    index.rebuild_with_dirs(&pos, Some(&dirs), 3.0);
+    let q = ScanQuery::new(&index, 3.0, 8);
+    let s = flock_scan(&index, &pos, 0, &q, (1.5 * 1.5, 1e-6)).unwrap();
+    assert_eq!(s.count, 2);
+    assert_eq!(s.push, Vec2::new(-1.0, 0.0));
+    assert_eq!(s.headings, Vec2::new(1.0, 1.0));
+    assert_eq!(s.positions, Vec2::new(1.0, -2.0));
+    // Row 3 has no neighbour.
+    let s = flock_scan(&index, &pos, 3, &q, (2.25, 1e-6)).unwrap();
+    assert_eq!(s, FlockSums::default());
+
+    // Where it does not apply: more neighbours than the cap, a pushing neighbour
+    // closer than the least distance, a grid without the unit velocities, a tree.
+    assert!(flock_scan(
+        &index,
+        &pos,
+        0,
+        &ScanQuery::new(&index, 3.0, 1),
+        (2.25, 1e-6)
+    )
+    .is_none());
+    assert!(flock_scan(
+        &index,
+        &pos,
+        0,
+        &ScanQuery::new(&index, 3.0, 0),
+        (2.25, 1e-6)
+    )
+    .is_none());
+    assert!(flock_scan(&index, &pos, 0, &q, (2.25, 1.5)).is_none());
+    assert!(flock_scan(&index, &pos, 0, &q, (0.5, 1.5)).is_some());
+    index.rebuild(&pos, 3.0);
+    assert!(!index.has_dirs());
+    assert!(flock_scan(&index, &pos, 0, &q, (2.25, 1e-6)).is_none());
+    let mut tree = SpatialIndex::new(IndexKind::KdTree);
+    tree.rebuild_with_dirs(&pos, Some(&dirs), 3.0);
+    assert!(!tree.has_dirs());
+    let q = ScanQuery::new(&tree, 3.0, 8);
+    assert!(flock_scan(&tree, &pos, 0, &q, (2.25, 1e-6)).is_none());
+}
+
+#[test]
+fn flock_scan_sums_the_scans_neighbours_in_lanes() {
+    // A crowd with duplicates (which make it decline) at about 3 per unit area: for
+    // each row, either the scan's neighbours summed by the lane rule (bitwise), close
+    // to the plain sums of the same neighbours in scan order; or `None`, only for an
+    // over-full row or one with a neighbour within the least distance.
+    let pos = cloud(11, 3000, 0);
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(12);
+    let dirs: Vec<Vec2> = (0..pos.len())
+        .map(|_| Vec2::from_angle(unit(&mut rng) * std::f32::consts::TAU))
+        .collect();
+    let mut index = SpatialIndex::new(IndexKind::Grid);
+    let (r, cap, sep_r, min_d) = (1.0f32, 16, 0.7f32, 0.05f32);
+    index.rebuild_with_dirs(&pos, Some(&dirs), r);
+    let Inner::Grid(g) = &index.inner else {
+        unreachable!()
+    };
+    let q = ScanQuery::new(&index, r, cap);
+    let mut batch = BatchNeighbours::new();
+    let (mut some, mut declined) = (0, 0);
+    for row in 0..pos.len() {
+        let hits = batch.scan(&index, &pos, row, r, usize::MAX).to_vec();
+        let p = pos[row];
+        let close = hits.iter().any(|&h| {
+            let d2 = (p - pos[h as usize]).length_squared();
+            d2 <= sep_r * sep_r && d2 < min_d * min_d
+        });
+        match flock_scan(&index, &pos, row, &q, (sep_r * sep_r, min_d * min_d)) {
+            None => {
+                assert!(hits.len() > cap || close, "row {row}");
+                declined += 1;
+            }
+            Some(s) => {
+                assert!(hits.len() <= cap && !close, "row {row}");
+                let want = flock_sums_by_lanes(g, &pos, &dirs, row, (r * r, sep_r * sep_r));
+                assert_eq!(s, want, "row {row}");
+                let (mut push, mut head, mut at) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
+                for &h in &hits {
+                    let away = p - pos[h as usize];
+                    if away.length_squared() <= sep_r * sep_r {
+                        push += away / away.length_squared();
+                    }
+                    head += dirs[h as usize];
+                    at += pos[h as usize];
+                }
+                assert_eq!(s.count, hits.len());
+                let near = |a: Vec2, b: Vec2| (a - b).length() <= 1e-4 * (1.0 + b.length());
+                assert!(near(s.push, push) && near(s.headings, head) && near(s.positions, at));
+                some += 1;
+            }
+        }
+    }
+    assert!(
+        some > 1500 && declined > 100,
+        "{some} summed, {declined} declined"
+    );
+}
