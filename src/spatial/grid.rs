@@ -33,15 +33,48 @@ fn reaches((least, greatest): (u32, u32), lo: usize, len: usize) -> bool {
     greatest as usize >= lo && (least as usize) < lo + len
 }
 
-/// Add to `counts[c]` one per row in cell `c` (rows in no cell are skipped). On the
-/// calling thread: the count is too short a pass to gain from a second worker (waking
-/// one costs about as much as the pass).
-fn count_cells(cell_of: &[u32], counts: &mut [u32]) {
-    for &c in cell_of {
-        if let Some(n) = counts.get_mut(c as usize) {
-            *n += 1;
+/// The most workers the counting sort splits its cells between (`2^MAX_SPLITS`).
+const MAX_SPLITS: u32 = 6;
+
+/// The counting sort's count for the cells `lo..lo + ends.len()`: `ends[c - lo]`
+/// becomes the number of rows in cells `lo..=c` (counted from `lo`), and `totals[0]`
+/// the number in them all. Split in two halves of cells on both sides of a
+/// `rayon::join`, `depth` times, `totals` with them (a half of the cells stopping
+/// early leaves the rest of its `totals` zero); each worker reads only the blocks of
+/// rows that reach into its cells.
+fn count_cells(rows: Rows<'_>, ends: &mut [u32], lo: usize, totals: &mut [u32], depth: u32) {
+    if depth == 0 || ends.len() < 2 {
+        ends.fill(0);
+        let len = ends.len();
+        let blocks = rows.cell_of.chunks(ROW_BLOCK).zip(rows.blocks);
+        for (cells, &span) in blocks {
+            if !reaches(span, lo, len) {
+                continue;
+            }
+            for &c in cells {
+                if let Some(n) = ends.get_mut((c as usize).wrapping_sub(lo)) {
+                    *n += 1;
+                }
+            }
         }
+        let mut acc = 0u32;
+        for e in ends.iter_mut() {
+            acc += *e;
+            *e = acc;
+        }
+        totals.fill(0);
+        if let Some(t) = totals.first_mut() {
+            *t = acc;
+        }
+        return;
     }
+    let half = ends.len() / 2;
+    let (left, right) = ends.split_at_mut(half);
+    let (tl, tr) = totals.split_at_mut(totals.len() / 2);
+    rayon::join(
+        || count_cells(rows, left, lo, tl, depth - 1),
+        || count_cells(rows, right, lo + half, tr, depth - 1),
+    );
 }
 
 /// The entry arrays of a range of cells (`dxs` and `dys` empty when the rows' unit
@@ -83,9 +116,13 @@ fn fill_cells(
     ends: &mut [u32],
     (lo, base): (usize, usize),
     out: Entries<'_>,
-    depth: u32,
+    (totals, depth): (&[u32], u32),
 ) {
     if depth == 0 || ends.len() < 2 {
+        // From ends counted from this worker's first cell to ends in the whole.
+        for e in ends.iter_mut() {
+            *e += base as u32;
+        }
         // Rows of other cells are written to a dummy entry, without a branch: whether a
         // row of a block that reaches into this worker's cells is its own is irregular.
         let len = ends.len();
@@ -133,9 +170,10 @@ fn fill_cells(
     }
     let half = ends.len() / 2;
     let (left, right) = ends.split_at_mut(half);
-    // The left half's entries end where its last cell ends.
-    let split = left.last().map_or(base, |&e| e as usize);
-    let at = split - base;
+    // The left half's entries are as many as its workers counted.
+    let (tl, tr) = totals.split_at(totals.len() / 2);
+    let at = tl.iter().map(|&t| t as usize).sum::<usize>();
+    let split = base + at;
     let (lx, rx) = out.xs.split_at_mut(at);
     let (ly, ry) = out.ys.split_at_mut(at);
     let (li, ri) = out.ids.split_at_mut(at);
@@ -150,7 +188,7 @@ fn fill_cells(
                 dxs: ldx,
                 dys: ldy,
             };
-            fill_cells(rows, left, (lo, base), out, depth - 1);
+            fill_cells(rows, left, (lo, base), out, (tl, depth - 1));
         },
         || {
             let out = Entries {
@@ -160,7 +198,7 @@ fn fill_cells(
                 dxs: rdx,
                 dys: rdy,
             };
-            fill_cells(rows, right, (lo + half, split), out, depth - 1);
+            fill_cells(rows, right, (lo + half, split), out, (tr, depth - 1));
         },
     );
 }
@@ -210,8 +248,8 @@ impl GridIndex {
         self.dys.clear();
         self.nx = 0;
         self.ny = 0;
-        self.starts.clear();
         let (Some(b), finite) = Bounds::of_all(positions) else {
+            self.starts.clear();
             self.starts.push(0);
             return;
         };
@@ -296,28 +334,35 @@ impl GridIndex {
             }
         }
 
-        // Counting sort, stable: entries of a cell are in ascending row order.
+        // Counting sort, stable: entries of a cell are in ascending row order. Count
+        // and fill are split by ranges of cells among the workers: each counts, then
+        // places, the rows of its own cells, reading the blocks of rows that reach into
+        // them (the same result for any split).
         let cells = self.cells();
-        self.starts.resize(cells + 1, 0);
-        // The fill is split by ranges of cells among the workers: each places the rows
-        // of its own cells, reading the blocks of rows that reach into them (the same
-        // result for any split).
+        let rows = Rows {
+            cell_of: &self.cell_of,
+            positions,
+            dirs: &[],
+            blocks: &self.block_cells,
+        };
+        // Every count is written by the workers: keep the old contents.
+        if self.starts.len() < cells + 1 {
+            self.starts.resize(cells + 1, 0);
+        }
+        self.starts.truncate(cells + 1);
         let depth = if n >= PARALLEL_MIN {
             rayon::current_num_threads()
                 .next_power_of_two()
                 .trailing_zeros()
+                .min(MAX_SPLITS)
         } else {
             0
         };
-        count_cells(&self.cell_of, &mut self.starts[..cells]);
-        // Inclusive prefix sums: starts[c] = end of cell c.
-        let mut acc = 0u32;
-        for s in &mut self.starts[..cells] {
-            acc += *s;
-            *s = acc;
-        }
-        self.starts[cells] = acc;
-        let m = acc as usize;
+        let mut totals = [0u32; 1 << MAX_SPLITS];
+        let totals = &mut totals[..1 << depth];
+        count_cells(rows, &mut self.starts[..cells], 0, totals, depth);
+        let m = totals.iter().map(|&t| t as usize).sum::<usize>();
+        self.starts[cells] = m as u32;
         // Every entry is written below: keep the old contents rather than clearing.
         // [`GROUP`] never-matching entries follow them, so that scans in whole groups
         // stay in bounds.
@@ -351,13 +396,14 @@ impl GridIndex {
             dxs,
             dys,
         };
-        let rows = Rows {
-            cell_of: &self.cell_of,
-            positions,
-            dirs,
-            blocks: &self.block_cells,
-        };
-        fill_cells(rows, &mut self.starts[..cells], (0, 0), out, depth);
+        let rows = Rows { dirs, ..rows };
+        fill_cells(
+            rows,
+            &mut self.starts[..cells],
+            (0, 0),
+            out,
+            (totals, depth),
+        );
     }
 
     /// Cell ranges `(cx0, cx1, cy0, cy1)` (inclusive) covering the box `min..max`
