@@ -13,9 +13,9 @@
 use glam::Vec2;
 use wide::f32x4;
 
-use crate::behaviors::flocking::FlockForces;
 use crate::behaviors::wander::WanderParams;
 use crate::math::{heading_to_vec, EPS_LEN_SQ};
+use crate::spatial::FlockSums;
 
 /// Agents per lane group.
 pub(crate) const LANES: usize = 4;
@@ -114,10 +114,14 @@ pub(crate) struct Input {
     /// one (`1.0`; `0.0`: no target, seek gives zero).
     pub target: Lanes2,
     pub has_target: [f32; LANES],
-    /// The flocking sums (zero when the group has none).
-    pub separation: Lanes2,
-    pub alignment: Lanes2,
-    pub cohesion: Lanes2,
+    /// The flocking sums (zero when the group has none): the separation pushes, the
+    /// neighbours' unit velocities and positions, and the neighbour count; and the
+    /// separation strength (the same for the four).
+    pub push: Lanes2,
+    pub headings: Lanes2,
+    pub positions: Lanes2,
+    pub count: [f32; LANES],
+    pub strength: f32,
     /// The wander target before this tick's jitter, and the jitter (already scaled by
     /// `jitter * dt`), when the program wanders.
     pub wander_prev: Lanes2,
@@ -127,12 +131,13 @@ pub(crate) struct Input {
 impl Input {
     /// Lane `lane`'s target and flocking sums.
     #[inline]
-    pub fn set_target_and_sums(&mut self, lane: usize, target: Option<Vec2>, f: &FlockForces) {
+    pub fn set_target_and_sums(&mut self, lane: usize, target: Option<Vec2>, f: &FlockSums) {
         self.target.set(lane, target.unwrap_or(Vec2::ZERO));
         self.has_target[lane] = if target.is_some() { 1.0 } else { 0.0 };
-        self.separation.set(lane, f.separation);
-        self.alignment.set(lane, f.alignment);
-        self.cohesion.set(lane, f.cohesion);
+        self.push.set(lane, f.push);
+        self.headings.set(lane, f.headings);
+        self.positions.set(lane, f.positions);
+        self.count[lane] = f.count as f32;
     }
 }
 
@@ -276,15 +281,28 @@ pub(crate) fn steer(program: &Program, b: &Input) -> Output {
     }
     // Seek: `normalize_or_zero(target - pos) * max_speed - vel`, zero when the desired
     // velocity is zero or there is no target.
+    let seek_of = |has: f32x4, target: V2| {
+        let (dir, _) = target.sub(pos).normalize_or(V2::splat(Vec2::ZERO));
+        let desired = dir.scale(max_speed);
+        let moving = !(desired.x.simd_eq(zero) & desired.y.simd_eq(zero));
+        V2::select(has & moving, desired.sub(vel), V2::splat(Vec2::ZERO))
+    };
     let one = f32x4::splat(1.0);
-    let has_target = f32x4::new(b.has_target).simd_eq(one);
-    let target = b.target.load();
-    let (dir, _) = target.sub(pos).normalize_or(V2::splat(Vec2::ZERO));
-    let desired = dir.scale(max_speed);
-    let moving = !(desired.x.simd_eq(zero) & desired.y.simd_eq(zero));
-    let seek = V2::select(has_target & moving, desired.sub(vel), V2::splat(Vec2::ZERO));
+    let seek = seek_of(f32x4::new(b.has_target).simd_eq(one), b.target.load());
+    // `flock_from_sums`: separation `push * strength`; alignment `dir * max_speed -
+    // vel` toward the mean unit velocity `dir` (zero when that vanishes); cohesion, seek
+    // the neighbours' centre (zero without neighbours).
+    let sep = b.push.load().scale(f32x4::splat(b.strength));
+    let (dir, _) = b.headings.load().normalize_or(V2::splat(Vec2::ZERO));
+    let aligned = !(dir.x.simd_eq(zero) & dir.y.simd_eq(zero));
+    let ali = V2::select(
+        aligned,
+        dir.scale(max_speed).sub(vel),
+        V2::splat(Vec2::ZERO),
+    );
+    let count = f32x4::new(b.count);
+    let coh = seek_of(count.simd_gt(zero), b.positions.load().div(count));
     // The weighted sum, in the program's order, then `truncate` to the maximum force.
-    let (sep, ali, coh) = (b.separation.load(), b.alignment.load(), b.cohesion.load());
     let mut sum = V2::splat(Vec2::ZERO);
     for &(term, w) in program.terms() {
         let c = match term {
@@ -328,7 +346,7 @@ mod tests {
             max_force: [2.5, 2.5, 2.5, 0.0],
             ..Input::default()
         };
-        let none = FlockForces::default();
+        let none = FlockSums::default();
         for (lane, t) in [
             Some(Vec2::new(3.0, 4.0)),
             None,

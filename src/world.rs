@@ -17,8 +17,8 @@ use crate::agents::{AgentId, AgentSpec, Columns, GroupId, Memory, Slots, SteerOu
 use crate::behaviors::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviors::approach::{approach_step, WalkerState};
 use crate::behaviors::flocking::{
-    alignment, cohesion, flock_forces, flock_from_sums, flock_sums, separation, separation_sum,
-    FlockForces, Neighbour, SeparationKind, SeparationParams, MIN_SEPARATION_DIST,
+    alignment, cohesion, flock_forces, flock_from_sums, flock_sums_raw, separation,
+    separation_push, FlockForces, Neighbour, SeparationKind, SeparationParams, MIN_SEPARATION_DIST,
 };
 use crate::behaviors::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_update, kinematic_wander,
@@ -46,7 +46,8 @@ use crate::math::{normalize_or_zero, truncate};
 use crate::rng::{uniform, AgentRng};
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{
-    flock_scan, spatial_order, BatchNeighbours, IndexKind, OrderScratch, ScanQuery, SpatialIndex,
+    flock_scan, spatial_order, BatchNeighbours, FlockSums, IndexKind, OrderScratch, ScanQuery,
+    SpatialIndex,
 };
 
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
@@ -982,8 +983,12 @@ impl World {
                     let row = first + k;
                     let end = k + lanes::LANES;
                     // Four rows of one group with a lane program are steered together.
-                    if let (Some(program), Some(groups)) = (
-                        ctx.traits[ctx.group[row] as usize].program,
+                    // (Lane programs read no records: one never has them, but tests force
+                    // them on to compare with the record path.)
+                    let traits = &ctx.traits[ctx.group[row] as usize];
+                    if let (Some(program), false, Some(groups)) = (
+                        traits.program,
+                        traits.needs_records,
                         ctx.group.get(row..first + end),
                     ) {
                         if let (true, Some(o), Some(r), Some(m)) = (
@@ -1522,24 +1527,26 @@ fn neighbour_part_of(
             }
         },
     };
-    match &traits.flock {
-        Some(p) if ctx.index_dirs && traits.flock_all && !traits.needs_records => {
-            // The three sums straight from a grid's entries, when it can give them.
-            let sep = (
-                p.radius * p.radius,
-                MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
-            );
-            if let Some(sums) = flock_scan(ctx.index, ctx.pos, row, &q, sep) {
-                let forces = flock_from_sums(
+    if !traits.needs_records {
+        // Only the flocking sums read the neighbours: the forces of the sums.
+        let (sums, count) = column_sums(ctx, traits, row, s, &q, query.is_some());
+        let forces = sums.map(|(sums, p)| {
+            let forces = if traits.flock_all {
+                flock_from_sums(
                     me,
                     sums.count,
                     (sums.push, sums.headings, sums.positions),
-                    p,
-                );
-                return (Some((forces, *p)), sums.count);
-            }
-        }
-        _ => {}
+                    &p,
+                )
+            } else {
+                FlockForces {
+                    separation: sums.push * p.strength,
+                    ..FlockForces::default()
+                }
+            };
+            (forces, p)
+        });
+        return (forces, count);
     }
     let rows = match query {
         Some(q) => s.batch.scan_query(ctx.index, ctx.pos, row, q),
@@ -1547,42 +1554,79 @@ fn neighbour_part_of(
         None => s.batch.scan_prepared(ctx.index, ctx.pos, row, &q),
     };
     let count = rows.len();
-    if traits.needs_records {
-        s.neighbours.extend(rows.iter().map(|&r| Neighbour {
-            pos: ctx.pos[r as usize],
-            vel: ctx.vel[r as usize],
-            dir: ctx.dir[r as usize],
-            key: ctx.id[r as usize].index(),
-        }));
-    }
+    s.neighbours.extend(rows.iter().map(|&r| Neighbour {
+        pos: ctx.pos[r as usize],
+        vel: ctx.vel[r as usize],
+        dir: ctx.dir[r as usize],
+        key: ctx.id[r as usize].index(),
+    }));
     let Some(p) = traits.flock else {
         return (None, count);
     };
-    let forces = if traits.needs_records {
-        if traits.flock_all {
-            flock_forces(me, my_key, &s.neighbours, &p)
-        } else {
-            FlockForces {
-                separation: separation(me, my_key, &s.neighbours, &p),
-                ..FlockForces::default()
-            }
-        }
+    let forces = if traits.flock_all {
+        flock_forces(me, my_key, &s.neighbours, &p)
     } else {
-        // Only the flocking sums read the neighbours: straight from the columns, no
-        // records (bitwise the same sums as `flock_forces`).
-        let at = |i: usize| rows[i] as usize;
-        let key = |i: usize| ctx.id[at(i)].index();
-        if traits.flock_all {
-            let get = |i: usize| (ctx.pos[at(i)], ctx.dir[at(i)]);
-            flock_sums(me, my_key, count, get, key, &p)
-        } else {
-            FlockForces {
-                separation: separation_sum(me, my_key, count, |i| ctx.pos[at(i)], key, &p),
-                ..FlockForces::default()
-            }
+        FlockForces {
+            separation: separation(me, my_key, &s.neighbours, &p),
+            ..FlockForces::default()
         }
     };
     (Some((forces, p)), count)
+}
+
+/// The flocking sums of a row of a group whose neighbours are read by nothing else (no
+/// records): from a grid's entries when it can give them ([`flock_scan`]), otherwise
+/// over the scanned neighbours straight from the columns (bitwise the sums
+/// [`flock_forces`] makes of records); with the neighbour count. The scan is inlined
+/// with `inline_scan`, out of line otherwise.
+#[inline(always)]
+fn column_sums(
+    ctx: &SteerCtx<'_>,
+    traits: &GroupTraits,
+    row: usize,
+    s: &mut SteerScratch,
+    q: &ScanQuery,
+    inline_scan: bool,
+) -> (Option<(FlockSums, SeparationParams)>, usize) {
+    if let (Some(p), true) = (&traits.flock, ctx.index_dirs && traits.flock_all) {
+        let sep = (
+            p.radius * p.radius,
+            MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
+        );
+        if let Some(sums) = flock_scan(ctx.index, ctx.pos, row, q, sep) {
+            return (Some((sums, *p)), sums.count);
+        }
+    }
+    let rows = if inline_scan {
+        s.batch.scan_query(ctx.index, ctx.pos, row, q)
+    } else {
+        s.batch.scan_prepared(ctx.index, ctx.pos, row, q)
+    };
+    let count = rows.len();
+    let Some(p) = traits.flock else {
+        return (None, count);
+    };
+    let (at, my_key) = (ctx.pos[row], ctx.id[row].index());
+    let row_of = |i: usize| rows[i] as usize;
+    let key = |i: usize| ctx.id[row_of(i)].index();
+    let sums = if traits.flock_all {
+        let get = |i: usize| (ctx.pos[row_of(i)], ctx.dir[row_of(i)]);
+        let (push, headings, positions) = flock_sums_raw(at, my_key, count, get, key, &p);
+        FlockSums {
+            count,
+            push,
+            headings,
+            positions,
+        }
+    } else {
+        let pos = |i: usize| ctx.pos[row_of(i)];
+        FlockSums {
+            count,
+            push: separation_push(at, my_key, count, pos, key, &p),
+            ..FlockSums::default()
+        }
+    };
+    (Some((sums, p)), count)
 }
 
 /// The steering kernel of four consecutive agents of one group with a lane program
@@ -1603,12 +1647,18 @@ fn steer_four(
     let wander = program.wander();
     // The four rows are of one group: one neighbour query for them.
     let g_idx = ctx.group[row] as usize;
-    let g = &ctx.groups[g_idx];
+    let (g, traits) = (&ctx.groups[g_idx], &ctx.traits[g_idx]);
     let q = ScanQuery::new(ctx.index, g.neighbour_radius, g.max_neighbours);
+    input.strength = traits.flock.map_or(0.0, |p| p.strength);
     for i in 0..lanes::LANES {
         let r = row + i;
         let me = ctx.lane_state(r);
-        let (flock, count) = neighbour_part_of(ctx, g_idx, r, &me, s, Some(&q));
+        // The flocking sums; the lanes make the forces of them.
+        let (sums, count) = if traits.needs_neighbours {
+            column_sums(ctx, traits, r, s, &q, true)
+        } else {
+            (None, 0)
+        };
         counts[i] = count as u32;
         input.pos.set(i, me.pos);
         input.vel.set(i, me.vel);
@@ -1616,7 +1666,7 @@ fn steer_four(
         input.max_speed[i] = me.max_speed;
         input.max_force[i] = me.max_force;
         let target = ctx.resolve(ctx.target[r]).map(|t| t.pos);
-        input.set_target_and_sums(i, target, &flock.map(|(f, _)| f).unwrap_or_default());
+        input.set_target_and_sums(i, target, &sums.map(|(f, _)| f).unwrap_or_default());
         if let Some(p) = wander {
             // `jitter_target`'s draws, in its order.
             let step = p.jitter * ctx.dt;

@@ -161,17 +161,31 @@ pub(crate) fn separation_sum(
     key: impl Fn(usize) -> u32,
     params: &SeparationParams,
 ) -> Vec2 {
+    separation_push(me.pos, my_key, count, pos, key, params) * params.strength
+}
+
+/// [`separation_sum`] before the strength: the sum of the pushes of the neighbours
+/// within the separation radius of an agent at `at`.
+#[inline(always)]
+pub(crate) fn separation_push(
+    at: Vec2,
+    my_key: u32,
+    count: usize,
+    pos: impl Fn(usize) -> Vec2,
+    key: impl Fn(usize) -> u32,
+    params: &SeparationParams,
+) -> Vec2 {
     let r_sq = params.radius * params.radius;
     let mut sum = Vec2::ZERO;
     for i in 0..count {
-        let away = me.pos - pos(i);
+        let away = at - pos(i);
         let d_sq = away.length_squared();
         if d_sq > r_sq {
             continue;
         }
         sum += inverse_distance_push(away, d_sq, my_key, || key(i));
     }
-    sum * params.strength
+    sum
 }
 
 /// One neighbour's inverse-distance separation term `normalize(away) / |away|`
@@ -256,13 +270,29 @@ pub(crate) fn flock_sums(
     if count == 0 {
         return FlockForces::default();
     }
+    let sums = flock_sums_raw(me.pos, my_key, count, get, key, params);
+    flock_from_sums(me, count, sums, params)
+}
+
+/// The sums [`flock_sums`] makes its forces of, for an agent at `at`: the
+/// inverse-distance pushes of the neighbours within the separation radius, and the unit
+/// velocities and positions of all, each accumulated in neighbour order.
+#[inline(always)]
+pub(crate) fn flock_sums_raw(
+    at: Vec2,
+    my_key: u32,
+    count: usize,
+    get: impl Fn(usize) -> (Vec2, Vec2),
+    key: impl Fn(usize) -> u32,
+    params: &SeparationParams,
+) -> (Vec2, Vec2, Vec2) {
     let r_sq = params.radius * params.radius;
     let mut push = Vec2::ZERO;
     let mut headings = Vec2::ZERO;
     let mut positions = Vec2::ZERO;
     for i in 0..count {
         let (pos, dir) = get(i);
-        let away = me.pos - pos;
+        let away = at - pos;
         let d_sq = away.length_squared();
         if d_sq <= r_sq {
             push += inverse_distance_push(away, d_sq, my_key, || key(i));
@@ -270,7 +300,7 @@ pub(crate) fn flock_sums(
         headings += dir;
         positions += pos;
     }
-    flock_from_sums(me, count, (push, headings, positions), params)
+    (push, headings, positions)
 }
 
 /// The three forces from the sums over `count` neighbours (none: zero forces): the
