@@ -139,8 +139,8 @@ struct GroupTraits {
     /// `flock` stands for all three flocking forces, not the separation alone.
     flock_all: bool,
     /// Some behaviour reads the neighbour records. When not, the group's neighbours
-    /// are only the flocking sums, read straight from the columns through the scan's
-    /// row ids ([`flock_sums`], [`separation_sum`]).
+    /// are only the flocking sums, read from a grid's entries or straight from the
+    /// columns through the scan's row ids ([`column_sums`]).
     needs_records: bool,
     /// A steering group without angular steering: integrated four rows at a time in
     /// vector lanes ([`integrate_lanes`]).

@@ -148,10 +148,10 @@ pub fn separation(
 }
 
 /// The inverse-distance case of [`separation`] over `count` neighbours given by
-/// accessors rather than records (`pos(i)`, and `key(i)`, read only for coincident
-/// agents): how the world computes it straight from its columns when no behaviour
-/// needs the records. Bitwise the same as [`separation`] on records of the same
-/// neighbours in the same order.
+/// accessors (`pos(i)`, and `key(i)`, read only for coincident agents): `separation`
+/// reads its records through them, and the world its columns ([`separation_push`],
+/// then the strength), so both give bitwise the same force for the same neighbours in
+/// the same order.
 #[inline(always)]
 pub(crate) fn separation_sum(
     me: &AgentState,
@@ -254,10 +254,10 @@ pub fn flock_forces(
 }
 
 /// The inverse-distance case of [`flock_forces`] over `count` neighbours given by
-/// accessors rather than records: `get(i)` is the `i`-th neighbour's position and unit
-/// velocity, `key(i)` its key (read only for coincident agents). The world reads its
-/// columns through these directly; [`flock_forces`] reads its slice. The sums are
-/// accumulated in neighbour order, so both give bitwise the same forces.
+/// accessors: `get(i)` is the `i`-th neighbour's position and unit velocity, `key(i)`
+/// its key (read only for coincident agents). [`flock_forces`] reads its slice through
+/// them, and the world its columns ([`flock_sums_raw`], then [`flock_from_sums`]); the
+/// sums are accumulated in neighbour order, so both give bitwise the same forces.
 #[inline(always)]
 pub(crate) fn flock_sums(
     me: &AgentState,
