@@ -185,6 +185,33 @@ fn png_has_the_requested_size() {
 }
 
 #[test]
+fn index_replaces_the_profiles() {
+    let index_of = |extra: &[&str]| {
+        let mut args = vec!["run", "flock", "--agents", "300", "--ticks", "3", "--json"];
+        args.extend_from_slice(extra);
+        let v: serde_json::Value = serde_json::from_str(&stdout_of(throng().args(&args))).unwrap();
+        v["index"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(index_of(&[]), "kdtree");
+    assert_eq!(index_of(&["--index", "grid"]), "grid");
+    assert_eq!(index_of(&["--index", "kdtree"]), "kdtree");
+    let table = stdout_of(throng().args([
+        "run", "flock", "--agents", "300", "--ticks", "3", "--index", "grid",
+    ]));
+    assert!(
+        table.lines().next().unwrap().ends_with(", grid index"),
+        "{table}"
+    );
+    let out = throng()
+        .args(["run", "flock", "--index", "octree"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("kdtree") && err.contains("grid"), "{err}");
+}
+
+#[test]
 fn bad_size_is_a_usage_error() {
     throng()
         .args(["run", "flock", "--size", "big"])

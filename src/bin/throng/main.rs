@@ -4,7 +4,8 @@
 //! ```text
 //! throng                      run the default profile
 //! throng run [PROFILE] [--agents N] [--ticks T] [--threads K] [--seed S]
-//!            [--csv FILE] [--every K] [--png FILE] [--size WxH] [--json]
+//!            [--index kdtree|grid] [--csv FILE] [--every K] [--png FILE]
+//!            [--size WxH] [--json]
 //! throng check PROFILE        validate a profile without running it
 //! throng list                 list the bundled profiles
 //! throng sweep [--sizes N,..] [--profiles NAME,..] [--ticks T] [--warmup W]
@@ -29,6 +30,7 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use throng::scenario::{self, Overrides, Profile, ProfileError, Scenario};
+use throng::spatial::IndexKind;
 
 /// Runs throng crowd scenarios and reports per-phase timings.
 #[derive(Parser)]
@@ -72,6 +74,9 @@ struct RunArgs {
     /// World seed, replacing the profile's.
     #[arg(long)]
     seed: Option<u64>,
+    /// Neighbour index, replacing the profile's: `kdtree` or `grid`.
+    #[arg(long, value_name = "KIND", value_parser = parse_index)]
+    index: Option<IndexKind>,
     /// Write `tick,id,group,x,y,vx,vy,heading` rows to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -88,6 +93,15 @@ struct RunArgs {
     /// Print the report as one JSON object on stdout instead of tables.
     #[arg(long)]
     json: bool,
+}
+
+/// `kdtree` or `grid`, as in a profile's `[world]`.
+fn parse_index(s: &str) -> Result<IndexKind, String> {
+    match s {
+        "kdtree" => Ok(IndexKind::KdTree),
+        "grid" => Ok(IndexKind::Grid),
+        _ => Err(format!("expected `kdtree` or `grid`, got `{s}`")),
+    }
 }
 
 /// `WxH`, each between 16 and 16384.
@@ -263,11 +277,14 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
         None => None,
     };
-    let profile = base.with_overrides(&Overrides {
+    let mut profile = base.with_overrides(&Overrides {
         agents,
         seed: args.seed,
         ticks: args.ticks,
     });
+    if let Some(index) = args.index {
+        profile.world.index = index;
+    }
     let mut csv = match &args.csv {
         Some(path) => Some(csv::CsvWriter::new(create(path, "CSV")?)),
         None => None,

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use throng::scenario::Scenario;
+use throng::spatial::IndexKind;
 use throng::TickStats;
 
 /// Per-tick samples of the timed ticks.
@@ -148,6 +149,8 @@ pub struct Report {
     pub ticks: u64,
     /// Worker threads.
     pub threads: usize,
+    /// Neighbour index: `kdtree` or `grid`.
+    pub index: IndexKind,
     /// Milliseconds per tick, per phase.
     pub phases_ms: Phases,
     /// Agents times timed ticks, over the summed tick time.
@@ -187,6 +190,7 @@ impl Report {
             warmup_ticks: p.world.warmup,
             ticks: c.total.len() as u64,
             threads,
+            index: p.world.index,
             phases_ms: Phases {
                 index_build: PhaseStats::of(&c.index),
                 leader_sight: PhaseStats::of(&c.sight),
@@ -222,7 +226,7 @@ impl Report {
             .map(|g| format!("{} {}", g.count, g.name))
             .collect();
         let mut out = format!(
-            "{}: {} agents ({}), {} ticks{} of {} s, seed {}, {} thread{}\n\n",
+            "{}: {} agents ({}), {} ticks{} of {} s, seed {}, {} thread{}, {} index\n\n",
             self.profile,
             self.agents,
             groups.join(", "),
@@ -236,6 +240,10 @@ impl Report {
             self.seed,
             self.threads,
             if self.threads == 1 { "" } else { "s" },
+            match self.index {
+                IndexKind::KdTree => "k-d tree",
+                IndexKind::Grid => "grid",
+            },
         );
         out.push_str(&format!(
             "{:<14}{:>11}{:>11}{:>11}{:>11}\n",

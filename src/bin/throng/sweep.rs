@@ -1145,8 +1145,8 @@ fn render_index_choice(s: &mut String, r: &Results) {
             s,
             "The grid was faster at every size measured ({}), by {lo:.2}× to {hi:.2}×. \
              For crowds like `flock` — one neighbour radius, roughly uniform density — \
-             pick the grid (`index = \"grid\"` in a profile's `[world]`, or \
-             `World::set_index_kind(IndexKind::Grid)`).",
+             pick the grid (`index = \"grid\"` in a profile's `[world]`, `--index grid` \
+             on `throng run`, or `World::set_index_kind(IndexKind::Grid)`).",
             list(&grid_wins)
         );
     } else if grid_wins.is_empty() {
