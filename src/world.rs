@@ -46,8 +46,7 @@ use crate::math::{normalize_or_zero, truncate};
 use crate::rng::{uniform, AgentRng};
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{
-    flock_scan, spatial_order, BatchNeighbours, FlockSums, IndexKind, OrderScratch, ScanQuery,
-    SpatialIndex,
+    spatial_order, BatchNeighbours, FlockSums, IndexKind, OrderScratch, ScanQuery, SpatialIndex,
 };
 
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
@@ -795,12 +794,16 @@ impl World {
         let hint = self.max_neighbour_radius();
         // A grid stores the rows' unit velocities when some group's flocking sums can be
         // read from it (`flock_scan`).
-        let dirs = self
-            .traits
+        let dirs = self.sums_from_candidates().then_some(&self.cols.dir[..]);
+        self.index.rebuild_with_dirs(&self.cols.pos, dirs, hint);
+    }
+
+    /// Whether some group's flocking sums can be read in one pass over the neighbour
+    /// candidates (`BatchNeighbours::flock_scan`), which then carry unit velocities.
+    fn sums_from_candidates(&self) -> bool {
+        self.traits
             .iter()
             .any(|t| t.flock_all && !t.needs_records && t.flock.is_some())
-            .then_some(&self.cols.dir[..]);
-        self.index.rebuild_with_dirs(&self.cols.pos, dirs, hint);
     }
 
     fn max_neighbour_radius(&self) -> f32 {
@@ -907,6 +910,7 @@ impl World {
             self.scratch.push(Mutex::new(SteerScratch::default()));
         }
         let max_radius = self.max_neighbour_radius();
+        let index_dirs = self.sums_from_candidates();
         let Columns {
             id,
             group,
@@ -950,7 +954,7 @@ impl World {
             sighted_by: &self.sighted_by,
             slots: &self.slots,
             index: &self.index,
-            index_dirs: self.index.has_dirs(),
+            index_dirs,
             dt,
         };
         let scratch = &self.scratch;
@@ -976,7 +980,9 @@ impl World {
                         .any(|r| ctx.traits[ctx.group[r] as usize].needs_neighbours)
                 {
                     crate::zone!("chunk tree query");
-                    s.batch.gather(ctx.index, ctx.pos, rows.clone(), max_radius);
+                    let dirs = ctx.index_dirs.then_some(ctx.dir);
+                    s.batch
+                        .gather_with_dirs(ctx.index, (ctx.pos, dirs), rows.clone(), max_radius);
                 }
                 let mut k = 0;
                 while k < out.len() {
@@ -1239,7 +1245,8 @@ struct SteerCtx<'a> {
     sighted_by: &'a [u32],
     slots: &'a Slots,
     index: &'a SpatialIndex,
-    /// Whether the index stores the rows' unit velocities (`flock_scan`).
+    /// Whether the neighbour candidates carry the rows' unit velocities (a grid's
+    /// entries; a tree's chunk candidates, gathered with them) for `flock_scan`.
     index_dirs: bool,
     dt: f32,
 }
@@ -1593,7 +1600,7 @@ fn column_sums(
             p.radius * p.radius,
             MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
         );
-        if let Some(sums) = flock_scan(ctx.index, ctx.pos, row, q, sep) {
+        if let Some(sums) = s.batch.flock_scan(ctx.index, ctx.pos, row, q, sep) {
             return (Some((sums, *p)), sums.count);
         }
     }
@@ -1919,16 +1926,16 @@ mod tests {
     }
 
     #[test]
-    fn grid_flock_sums_follow_the_record_path_closely() {
-        // A sparse crowd on the grid (no coincident agents, fewer neighbours than the
-        // cap): the flocking sums are read from the grid's entries, in lanes; with the
-        // records forced on, summed from the records in scan order. The same up to
-        // rounding after 10 ticks; and the lane kernel equals the per-row one bitwise
-        // over 40.
-        let build = |records: bool, lanes: bool| {
+    fn candidate_flock_sums_follow_the_record_path_closely() {
+        // A sparse crowd (no coincident agents, fewer neighbours than the cap): the
+        // flocking sums are read from the candidates (a grid's entries, a tree's chunk
+        // candidates), in lanes; with the records forced on, summed from the records in
+        // scan order. The same up to rounding after 10 ticks; and the lane kernel equals
+        // the per-row one bitwise over 40.
+        let build = |index: IndexKind, records: bool, lanes: bool| {
             let mut w = World::new(WorldConfig {
                 seed: 3,
-                index: IndexKind::Grid,
+                index,
                 ..WorldConfig::default()
             });
             let group = GroupConfig::new("boids")
@@ -1951,35 +1958,57 @@ mod tests {
             }
             w
         };
-        let (mut a, mut b, mut c) = (build(false, true), build(true, true), build(false, false));
-        for tick in 0..40 {
-            let (sa, sb) = (a.step(0.05).unwrap(), b.step(0.05).unwrap());
-            c.step(0.05).unwrap();
-            assert_eq!(a.state_hash(), c.state_hash());
-            if tick == 0 {
-                // From the same state: the same neighbours.
-                assert_eq!(sa.neighbours, sb.neighbours);
-                assert!(a.index.has_dirs() && !b.index.has_dirs());
-                // Most rows take the grid's sums (on an index of the current positions).
-                a.index
-                    .rebuild_with_dirs(&a.cols.pos, Some(&a.cols.dir), 3.0);
-                let q = ScanQuery::new(&a.index, 3.0, 12);
-                let p = SeparationParams::default();
-                let sep = (
-                    p.radius * p.radius,
-                    MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
-                );
-                let summed = (0..a.len())
-                    .filter(|&r| flock_scan(&a.index, &a.cols.pos, r, &q, sep).is_some())
-                    .count();
-                assert!(summed * 10 > a.len() * 9, "{summed} of {}", a.len());
-            }
-            if tick == 9 {
-                // Rounding apart only (later, a neighbour crossing the radius in one
-                // run and not the other lets them drift further).
-                for &id in a.ids() {
-                    let (pa, pb) = (a.position(id).unwrap(), b.position(id).unwrap());
-                    assert!((pa - pb).length() < 1e-4, "{pa} {pb}");
+        for index in [IndexKind::Grid, IndexKind::KdTree] {
+            let (mut a, mut b, mut c) = (
+                build(index, false, true),
+                build(index, true, true),
+                build(index, false, false),
+            );
+            assert!(a.sums_from_candidates() && !b.sums_from_candidates());
+            for tick in 0..40 {
+                let (sa, sb) = (a.step(0.05).unwrap(), b.step(0.05).unwrap());
+                c.step(0.05).unwrap();
+                assert_eq!(a.state_hash(), c.state_hash(), "{index:?}");
+                if tick == 0 {
+                    // From the same state: the same neighbours.
+                    assert_eq!(sa.neighbours, sb.neighbours, "{index:?}");
+                    // Most rows take the candidates' sums (on an index of the current
+                    // positions, chunks gathered as the steering pass gathers them).
+                    a.index
+                        .rebuild_with_dirs(&a.cols.pos, Some(&a.cols.dir), 3.0);
+                    let q = ScanQuery::new(&a.index, 3.0, 12);
+                    let p = SeparationParams::default();
+                    let sep = (
+                        p.radius * p.radius,
+                        MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
+                    );
+                    let mut batch = BatchNeighbours::new();
+                    let mut summed = 0;
+                    for first in (0..a.len()).step_by(STEER_CHUNK) {
+                        let rows = first..(first + STEER_CHUNK).min(a.len());
+                        let cols = (&a.cols.pos[..], Some(&a.cols.dir[..]));
+                        batch.gather_with_dirs(&a.index, cols, rows.clone(), 3.0);
+                        summed += rows
+                            .filter(|&r| {
+                                batch
+                                    .flock_scan(&a.index, &a.cols.pos, r, &q, sep)
+                                    .is_some()
+                            })
+                            .count();
+                    }
+                    assert!(
+                        summed * 10 > a.len() * 9,
+                        "{index:?}: {summed} of {}",
+                        a.len()
+                    );
+                }
+                if tick == 9 {
+                    // Rounding apart only (later, a neighbour crossing the radius in one
+                    // run and not the other lets them drift further).
+                    for &id in a.ids() {
+                        let (pa, pb) = (a.position(id).unwrap(), b.position(id).unwrap());
+                        assert!((pa - pb).length() < 1e-4, "{index:?}: {pa} {pb}");
+                    }
                 }
             }
         }

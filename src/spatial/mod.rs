@@ -273,7 +273,7 @@ impl SpatialIndex {
 
     /// Whether the last rebuild stored the rows' unit velocities (a grid given them),
     /// for [`flock_scan`].
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn has_dirs(&self) -> bool {
         matches!(&self.inner, Inner::Grid(g) if g.entry_dirs().is_some())
     }
@@ -341,6 +341,10 @@ struct Binned {
     xs: Vec<f32>,
     ys: Vec<f32>,
     ids: Vec<u32>,
+    /// Per candidate, when the gather stored them (see [`BatchNeighbours::dirs`]): the
+    /// row's unit velocity.
+    dxs: Vec<f32>,
+    dys: Vec<f32>,
     off: Vec<u32>,
     cols: usize,
     rows: usize,
@@ -481,6 +485,8 @@ pub struct BatchNeighbours {
     r: f32,
     /// Length of the positions the last gather saw.
     len: usize,
+    /// Whether the last gather stored its candidates' unit velocities.
+    dirs: bool,
 }
 
 impl BatchNeighbours {
@@ -500,6 +506,19 @@ impl BatchNeighbours {
     /// around every row of the chunk, i.e. `r` plus the chunk's extent around its
     /// centre. `index` must have been rebuilt over `positions`.
     pub fn gather(&mut self, index: &SpatialIndex, positions: &[Vec2], rows: Range<usize>, r: f32) {
+        self.gather_with_dirs(index, (positions, None), rows, r);
+    }
+
+    /// [`gather`](Self::gather); with `dirs` (the rows' unit velocities), a k-d tree's
+    /// candidates also store theirs, for [`flock_scan`](Self::flock_scan).
+    pub(crate) fn gather_with_dirs(
+        &mut self,
+        index: &SpatialIndex,
+        (positions, dirs): (&[Vec2], Option<&[Vec2]>),
+        rows: Range<usize>,
+        r: f32,
+    ) {
+        self.dirs = false;
         self.cands.clear();
         let n = addressable(positions.len());
         let start = rows.start.min(n);
@@ -525,7 +544,12 @@ impl BatchNeighbours {
             Inner::KdTree(t) => {
                 self.raw.clear();
                 match t.gather(b, r, &mut self.raw) {
-                    Some(ball) => self.bin(positions, rows, ball, reach),
+                    Some(ball) => {
+                        self.bin(positions, rows, ball, reach);
+                        if let Some(dirs) = dirs.filter(|d| d.len() >= positions.len()) {
+                            self.store_dirs(dirs);
+                        }
+                    }
                     None => self.gather_all(positions),
                 }
             }
@@ -655,6 +679,20 @@ impl BatchNeighbours {
         }));
     }
 
+    /// Each binned candidate's unit velocity, from its row (the padding after them
+    /// zero).
+    fn store_dirs(&mut self, dirs: &[Vec2]) {
+        let c = &mut self.cands;
+        let len = c.ids.len();
+        c.dxs.resize(len, 0.0);
+        c.dys.resize(len, 0.0);
+        for ((dx, dy), &id) in c.dxs.iter_mut().zip(c.dys.iter_mut()).zip(&c.ids) {
+            let d = dirs.get(id as usize).copied().unwrap_or(Vec2::ZERO);
+            (*dx, *dy) = (d.x, d.y);
+        }
+        self.dirs = true;
+    }
+
     /// Every row is a candidate (overflowing radius, or an index that could not bound
     /// the query), in one cell that every row of the chunk scans.
     fn gather_all(&mut self, positions: &[Vec2]) {
@@ -757,6 +795,68 @@ impl BatchNeighbours {
     ) -> &[u32] {
         let q = ScanQuery::new(index, r, cap);
         self.scan_prepared(index, positions, row, &q)
+    }
+
+    /// A row's neighbours (as [`scan`](Self::scan) finds them) summed for the flocking
+    /// forces in one pass over the candidates, which store each row's unit velocity (a
+    /// grid's entries, or the chunk candidates of a k-d tree gathered with them): no
+    /// list of neighbours is made, and the sums are accumulated in four lanes (entry `i`
+    /// of a run of cells in lane `(i - start) % 4`; the lanes added as `(0 + 1) + (2 +
+    /// 3)` at the end). `sep` is the separation radius squared and the least distance
+    /// squared of the inverse-distance push.
+    ///
+    /// `None` where this does not apply, and the caller scans instead: candidates
+    /// without unit velocities (or a row outside the last gather), a reach beyond one
+    /// cell, a cap of zero or more neighbours than the cap (the nearest would have to be
+    /// chosen), or a neighbour within the separation radius closer than the least
+    /// distance (whose push is floored).
+    #[inline(always)]
+    pub(crate) fn flock_scan(
+        &self,
+        index: &SpatialIndex,
+        positions: &[Vec2],
+        row: usize,
+        q: &ScanQuery,
+        sep: (f32, f32),
+    ) -> Option<FlockSums> {
+        if !q.finite || q.cap == 0 {
+            return None;
+        }
+        let p = *positions.get(row)?;
+        // One copy of the pass per kind of candidates, each with its arrays' bounds.
+        match &index.inner {
+            Inner::Grid(g) => {
+                if !q.one_grid_cell || g.len() != positions.len() {
+                    return None;
+                }
+                let ((xs, ys, ids), (dxs, dys)) = (g.entries(), g.entry_dirs()?);
+                let entries = Candidates {
+                    xs,
+                    ys,
+                    ids,
+                    dxs,
+                    dys,
+                };
+                sum_runs(entries, g.runs3(row)?, (p, row), q, sep)
+            }
+            Inner::KdTree(_) => {
+                let c = &self.cands;
+                let gathered =
+                    self.rows.contains(&row) && q.r <= self.r && positions.len() == self.len;
+                if !(self.dirs && gathered) {
+                    return None;
+                }
+                let runs = c.runs3(row - self.rows.start)??;
+                let candidates = Candidates {
+                    xs: &c.xs,
+                    ys: &c.ys,
+                    ids: &c.ids,
+                    dxs: &c.dxs,
+                    dys: &c.dys,
+                };
+                sum_runs(candidates, runs, (p, row), q, sep)
+            }
+        }
     }
 
     /// [`scan_query`](Self::scan_query) out of line: called once per agent, it costs
@@ -878,37 +978,34 @@ pub(crate) struct FlockSums {
     pub positions: Vec2,
 }
 
-/// A row's neighbours (as [`BatchNeighbours::scan`] finds them) summed for the flocking
-/// forces in one pass over the grid's entries, which store each row's unit velocity:
-/// no list of neighbours is made, and the sums are accumulated in four lanes (entry `i`
-/// of a run of cells in lane `(i - start) % 4`; the lanes added as `(0 + 1) + (2 + 3)`
-/// at the end). `sep` is the separation radius squared and the least distance squared
-/// of the inverse-distance push.
-///
-/// `None` where this does not apply, and the caller scans instead: an index other
-/// than a grid storing unit velocities, a reach beyond one cell, a cap of zero or more
-/// neighbours than the cap (the nearest would have to be chosen), or a neighbour within
-/// the separation radius closer than the least distance (whose push is floored).
+/// The candidates [`sum_runs`] reads: coordinates, row ids and unit velocities, each
+/// followed by [`GROUP`] never-matching entries.
+struct Candidates<'a> {
+    xs: &'a [f32],
+    ys: &'a [f32],
+    ids: &'a [u32],
+    dxs: &'a [f32],
+    dys: &'a [f32],
+}
+
+/// [`BatchNeighbours::flock_scan`]'s pass over the runs of candidates around the row
+/// `row` at `p`.
 #[inline(always)]
-pub(crate) fn flock_scan(
-    index: &SpatialIndex,
-    positions: &[Vec2],
-    row: usize,
+fn sum_runs(
+    Candidates {
+        xs,
+        ys,
+        ids,
+        dxs,
+        dys,
+    }: Candidates<'_>,
+    runs: [(usize, usize); 3],
+    (p, row): (Vec2, usize),
     q: &ScanQuery,
     (sep_r2, min_d2): (f32, f32),
 ) -> Option<FlockSums> {
     use bytemuck::cast;
     use wide::{f32x4, i32x4, u32x4};
-    let Inner::Grid(g) = &index.inner else {
-        return None;
-    };
-    if !(q.one_grid_cell && q.finite) || q.cap == 0 || g.len() != positions.len() {
-        return None;
-    }
-    let (xs, ys, ids) = g.entries();
-    let (dxs, dys) = g.entry_dirs()?;
-    let p = *positions.get(row)?;
-    let runs = g.runs3(row)?;
     let quad = |v: &[f32], i: usize| -> Option<f32x4> {
         let a: &[f32; GROUP] = v.get(i..i + GROUP)?.try_into().ok()?;
         Some(f32x4::new(*a))

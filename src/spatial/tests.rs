@@ -550,99 +550,125 @@ fn flock_scan_hand_worked() {
     let mut index = SpatialIndex::new(IndexKind::Grid);
     index.rebuild_with_dirs(&pos, Some(&dirs), 3.0);
     let q = ScanQuery::new(&index, 3.0, 8);
-    let s = flock_scan(&index, &pos, 0, &q, (1.5 * 1.5, 1e-6)).unwrap();
+    let s = BatchNeighbours::new()
+        .flock_scan(&index, &pos, 0, &q, (1.5 * 1.5, 1e-6))
+        .unwrap();
     assert_eq!(s.count, 2);
     assert_eq!(s.push, Vec2::new(-1.0, 0.0));
     assert_eq!(s.headings, Vec2::new(1.0, 1.0));
     assert_eq!(s.positions, Vec2::new(1.0, -2.0));
     // Row 3 has no neighbour.
-    let s = flock_scan(&index, &pos, 3, &q, (2.25, 1e-6)).unwrap();
+    let s = BatchNeighbours::new()
+        .flock_scan(&index, &pos, 3, &q, (2.25, 1e-6))
+        .unwrap();
     assert_eq!(s, FlockSums::default());
 
-    // Where it does not apply: more neighbours than the cap, a pushing neighbour
-    // closer than the least distance, a grid without the unit velocities, a tree.
-    assert!(flock_scan(
-        &index,
-        &pos,
-        0,
-        &ScanQuery::new(&index, 3.0, 1),
-        (2.25, 1e-6)
-    )
-    .is_none());
-    assert!(flock_scan(
-        &index,
-        &pos,
-        0,
-        &ScanQuery::new(&index, 3.0, 0),
-        (2.25, 1e-6)
-    )
-    .is_none());
-    assert!(flock_scan(&index, &pos, 0, &q, (2.25, 1.5)).is_none());
-    assert!(flock_scan(&index, &pos, 0, &q, (0.5, 1.5)).is_some());
+    // Where it does not apply: more neighbours than the cap (or a cap of zero), a
+    // pushing neighbour closer than the least distance, a grid without the unit
+    // velocities.
+    let batch = BatchNeighbours::new();
+    let sep = (2.25, 1e-6);
+    for cap in [0, 1] {
+        let q = ScanQuery::new(&index, 3.0, cap);
+        assert!(batch.flock_scan(&index, &pos, 0, &q, sep).is_none());
+    }
+    assert!(batch.flock_scan(&index, &pos, 0, &q, (2.25, 1.5)).is_none());
+    assert!(batch.flock_scan(&index, &pos, 0, &q, (0.5, 1.5)).is_some());
     index.rebuild(&pos, 3.0);
     assert!(!index.has_dirs());
-    assert!(flock_scan(&index, &pos, 0, &q, (2.25, 1e-6)).is_none());
+    assert!(batch.flock_scan(&index, &pos, 0, &q, sep).is_none());
+
+    // A tree: the chunk candidates, once gathered with the unit velocities, give the
+    // same sums; not before, nor when gathered without them.
     let mut tree = SpatialIndex::new(IndexKind::KdTree);
     tree.rebuild_with_dirs(&pos, Some(&dirs), 3.0);
     assert!(!tree.has_dirs());
     let q = ScanQuery::new(&tree, 3.0, 8);
-    assert!(flock_scan(&tree, &pos, 0, &q, (2.25, 1e-6)).is_none());
+    let mut batch = BatchNeighbours::new();
+    assert!(batch.flock_scan(&tree, &pos, 0, &q, sep).is_none());
+    batch.gather(&tree, &pos, 0..4, 3.0);
+    assert!(batch.flock_scan(&tree, &pos, 0, &q, sep).is_none());
+    batch.gather_with_dirs(&tree, (&pos, Some(&dirs)), 0..4, 3.0);
+    let s = batch.flock_scan(&tree, &pos, 0, &q, sep).unwrap();
+    assert_eq!(s.count, 2);
+    assert_eq!(s.push, Vec2::new(-1.0, 0.0));
+    assert_eq!(s.headings, Vec2::new(1.0, 1.0));
+    assert_eq!(s.positions, Vec2::new(1.0, -2.0));
+    // A row outside the gathered chunk, or a radius beyond the gathered one.
+    batch.gather_with_dirs(&tree, (&pos, Some(&dirs)), 1..4, 3.0);
+    assert!(batch.flock_scan(&tree, &pos, 0, &q, sep).is_none());
+    batch.gather_with_dirs(&tree, (&pos, Some(&dirs)), 0..4, 2.0);
+    assert!(batch.flock_scan(&tree, &pos, 0, &q, sep).is_none());
 }
 
-#[test]
-fn flock_scan_sums_the_scans_neighbours_in_lanes() {
-    // A crowd with duplicates (which make it decline) at about 3 per unit area: for
-    // each row, either the scan's neighbours summed by the lane rule (bitwise), close
-    // to the plain sums of the same neighbours in scan order; or `None`, only for an
-    // over-full row or one with a neighbour within the least distance.
-    let pos = cloud(11, 3000, 0);
+/// For each row of a crowd with duplicates (which make it decline) at about 3 per unit
+/// area, on `kind`'s candidates: either sums close to the plain sums of the scan's
+/// neighbours in scan order (and, on a grid, bitwise the lane rule over them); or
+/// `None`, only for an over-full row or one with a neighbour within the least distance.
+/// The tree's chunks (of 128 rows, in the spatial order) are gathered with the unit
+/// velocities. Returns how many rows were summed and how many declined.
+fn check_flock_scan(kind: IndexKind) -> (usize, usize) {
+    let cloud = cloud(11, 3000, 0);
+    let mut perm = Vec::new();
+    spatial_order(&cloud, &mut perm, &mut OrderScratch::new());
+    let pos: Vec<Vec2> = perm.iter().map(|&r| cloud[r as usize]).collect();
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(12);
     let dirs: Vec<Vec2> = (0..pos.len())
         .map(|_| Vec2::from_angle(unit(&mut rng) * std::f32::consts::TAU))
         .collect();
-    let mut index = SpatialIndex::new(IndexKind::Grid);
+    let mut index = SpatialIndex::new(kind);
     let (r, cap, sep_r, min_d) = (1.0f32, 16, 0.7f32, 0.05f32);
     index.rebuild_with_dirs(&pos, Some(&dirs), r);
-    let Inner::Grid(g) = &index.inner else {
-        unreachable!()
-    };
     let q = ScanQuery::new(&index, r, cap);
-    let mut batch = BatchNeighbours::new();
+    let (mut batch, mut scan) = (BatchNeighbours::new(), BatchNeighbours::new());
     let (mut some, mut declined) = (0, 0);
-    for row in 0..pos.len() {
-        let hits = batch.scan(&index, &pos, row, r, usize::MAX).to_vec();
-        let p = pos[row];
-        let close = hits.iter().any(|&h| {
-            let d2 = (p - pos[h as usize]).length_squared();
-            d2 <= sep_r * sep_r && d2 < min_d * min_d
-        });
-        match flock_scan(&index, &pos, row, &q, (sep_r * sep_r, min_d * min_d)) {
-            None => {
-                assert!(hits.len() > cap || close, "row {row}");
+    for chunk in (0..pos.len()).step_by(128) {
+        let rows = chunk..(chunk + 128).min(pos.len());
+        batch.gather_with_dirs(&index, (&pos, Some(&dirs)), rows.clone(), r);
+        scan.gather(&index, &pos, rows.clone(), r);
+        for row in rows {
+            let hits = scan.scan(&index, &pos, row, r, usize::MAX).to_vec();
+            let p = pos[row];
+            let close = hits.iter().any(|&h| {
+                let d2 = (p - pos[h as usize]).length_squared();
+                d2 <= sep_r * sep_r && d2 < min_d * min_d
+            });
+            let Some(s) = batch.flock_scan(&index, &pos, row, &q, (sep_r * sep_r, min_d * min_d))
+            else {
+                assert!(hits.len() > cap || close, "{kind:?} row {row}");
                 declined += 1;
-            }
-            Some(s) => {
-                assert!(hits.len() <= cap && !close, "row {row}");
+                continue;
+            };
+            assert!(hits.len() <= cap && !close, "{kind:?} row {row}");
+            if let Inner::Grid(g) = &index.inner {
                 let want = flock_sums_by_lanes(g, &pos, &dirs, row, (r * r, sep_r * sep_r));
                 assert_eq!(s, want, "row {row}");
-                let (mut push, mut head, mut at) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
-                for &h in &hits {
-                    let away = p - pos[h as usize];
-                    if away.length_squared() <= sep_r * sep_r {
-                        push += away / away.length_squared();
-                    }
-                    head += dirs[h as usize];
-                    at += pos[h as usize];
-                }
-                assert_eq!(s.count, hits.len());
-                let near = |a: Vec2, b: Vec2| (a - b).length() <= 1e-4 * (1.0 + b.length());
-                assert!(near(s.push, push) && near(s.headings, head) && near(s.positions, at));
-                some += 1;
             }
+            let (mut push, mut head, mut at) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
+            for &h in &hits {
+                let away = p - pos[h as usize];
+                if away.length_squared() <= sep_r * sep_r {
+                    push += away / away.length_squared();
+                }
+                head += dirs[h as usize];
+                at += pos[h as usize];
+            }
+            assert_eq!(s.count, hits.len());
+            let near = |a: Vec2, b: Vec2| (a - b).length() <= 1e-4 * (1.0 + b.length());
+            assert!(near(s.push, push) && near(s.headings, head) && near(s.positions, at));
+            some += 1;
         }
     }
-    assert!(
-        some > 1500 && declined > 100,
-        "{some} summed, {declined} declined"
-    );
+    (some, declined)
+}
+
+#[test]
+fn flock_scan_sums_the_scans_neighbours_in_lanes() {
+    for kind in KINDS {
+        let (some, declined) = check_flock_scan(kind);
+        assert!(
+            some > 1500 && declined > 100,
+            "{kind:?}: {some} summed, {declined} declined"
+        );
+    }
 }
