@@ -151,6 +151,12 @@ struct GroupTraits {
 }
 
 impl GroupTraits {
+    /// Whether the group's flocking sums can be read in one pass over the neighbour
+    /// candidates (`BatchNeighbours::flock_scan`): all three forces, no records.
+    fn sums_from_candidates(&self) -> bool {
+        self.flock_all && !self.needs_records && self.flock.is_some()
+    }
+
     fn of(config: &GroupConfig) -> Self {
         let kinds = |f: fn(&Behaviour) -> bool| config.behaviours.iter().any(|b| f(&b.behaviour));
         let separation = config.behaviours.iter().find_map(|b| match b.behaviour {
@@ -801,9 +807,7 @@ impl World {
     /// Whether some group's flocking sums can be read in one pass over the neighbour
     /// candidates (`BatchNeighbours::flock_scan`), which then carry unit velocities.
     fn sums_from_candidates(&self) -> bool {
-        self.traits
-            .iter()
-            .any(|t| t.flock_all && !t.needs_records && t.flock.is_some())
+        self.traits.iter().any(GroupTraits::sums_from_candidates)
     }
 
     fn max_neighbour_radius(&self) -> f32 {
@@ -980,7 +984,9 @@ impl World {
                         .any(|r| ctx.traits[ctx.group[r] as usize].needs_neighbours)
                 {
                     crate::zone!("chunk tree query");
-                    let dirs = ctx.index_dirs.then_some(ctx.dir);
+                    // With the unit velocities only for chunks that sum from them.
+                    let sums = |r: usize| ctx.traits[ctx.group[r] as usize].sums_from_candidates();
+                    let dirs = (ctx.index_dirs && rows.clone().any(sums)).then_some(ctx.dir);
                     s.batch
                         .gather_with_dirs(ctx.index, (ctx.pos, dirs), rows.clone(), max_radius);
                 }
