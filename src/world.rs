@@ -1588,10 +1588,10 @@ fn neighbour_part_of(
 }
 
 /// The flocking sums of a row of a group whose neighbours are read by nothing else (no
-/// records): from a grid's entries when it can give them ([`flock_scan`]), otherwise
-/// over the scanned neighbours straight from the columns (bitwise the sums
-/// [`flock_forces`] makes of records); with the neighbour count. The scan is inlined
-/// with `inline_scan`, out of line otherwise.
+/// records): in one pass over the neighbour candidates when they carry unit velocities
+/// ([`BatchNeighbours::flock_scan`]), otherwise over the scanned neighbours straight
+/// from the columns (bitwise the sums [`flock_forces`] makes of records); with the
+/// neighbour count. The scan is inlined with `inline_scan`, out of line otherwise.
 #[inline(always)]
 fn column_sums(
     ctx: &SteerCtx<'_>,
@@ -1601,7 +1601,10 @@ fn column_sums(
     q: &ScanQuery,
     inline_scan: bool,
 ) -> (Option<(FlockSums, SeparationParams)>, usize) {
-    if let (Some(p), true) = (&traits.flock, ctx.index_dirs && traits.flock_all) {
+    if let (Some(p), true) = (
+        &traits.flock,
+        ctx.index_dirs && traits.sums_from_candidates(),
+    ) {
         let sep = (
             p.radius * p.radius,
             MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,

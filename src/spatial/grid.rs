@@ -7,7 +7,9 @@ use rayon::prelude::*;
 
 use std::ops::Range;
 
-use super::{addressable, clean_radius, reach_cells, Binned, Bounds, CELL_PER_RADIUS, GROUP};
+use super::{
+    addressable, clean_radius, copy_dirs, reach_cells, Binned, Bounds, CELL_PER_RADIUS, GROUP,
+};
 
 /// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells (its
 /// border included): far-apart positions grow the cell size instead of the cell count.
@@ -160,11 +162,7 @@ fn fill_cells(
         }
         // The unit velocities, when stored: from each entry's row, in entry order.
         if !out.dxs.is_empty() {
-            let entries = out.dxs.iter_mut().zip(out.dys.iter_mut()).zip(&*out.ids);
-            for ((dx, dy), &id) in entries {
-                let d = rows.dirs.get(id as usize).copied().unwrap_or(Vec2::ZERO);
-                (*dx, *dy) = (d.x, d.y);
-            }
+            copy_dirs(out.ids, rows.dirs, out.dxs, out.dys);
         }
         return;
     }
@@ -244,13 +242,13 @@ impl GridIndex {
         let positions = &positions[..addressable(positions.len())];
         let n = positions.len();
         self.len = n;
-        self.dxs.clear();
-        self.dys.clear();
         self.nx = 0;
         self.ny = 0;
         let (Some(b), finite) = Bounds::of_all(positions) else {
             self.starts.clear();
             self.starts.push(0);
+            self.dxs.clear();
+            self.dys.clear();
             return;
         };
 
@@ -379,10 +377,18 @@ impl GridIndex {
         self.ids.truncate(m + GROUP);
         self.ids[m..].fill(u32::MAX);
         let dirs = dirs.filter(|d| d.len() >= n).unwrap_or(&[]);
-        if !dirs.is_empty() {
-            // Zero after the entries (past the end of a scan's last group).
-            self.dxs.resize(m + GROUP, 0.0);
-            self.dys.resize(m + GROUP, 0.0);
+        for v in [&mut self.dxs, &mut self.dys] {
+            if dirs.is_empty() {
+                v.clear();
+            } else {
+                // Every entry is written by the fill; zero after them (past the end of
+                // a scan's last group).
+                if v.len() < m + GROUP {
+                    v.resize(m + GROUP, 0.0);
+                }
+                v.truncate(m + GROUP);
+                v[m..].fill(0.0);
+            }
         }
         let (dxs, dys) = (
             self.dxs.get_mut(..m).unwrap_or_default(),

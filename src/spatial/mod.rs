@@ -272,14 +272,14 @@ impl SpatialIndex {
     }
 
     /// Whether the last rebuild stored the rows' unit velocities (a grid given them),
-    /// for [`flock_scan`].
+    /// for [`BatchNeighbours::flock_scan`].
     #[cfg(test)]
     pub(crate) fn has_dirs(&self) -> bool {
         matches!(&self.inner, Inner::Grid(g) if g.entry_dirs().is_some())
     }
 
     /// [`rebuild`](Self::rebuild); with `dirs` (the rows' unit velocities), a grid also
-    /// stores each entry's, for [`flock_scan`].
+    /// stores each entry's, for [`BatchNeighbours::flock_scan`].
     pub(crate) fn rebuild_with_dirs(
         &mut self,
         positions: &[Vec2],
@@ -686,10 +686,7 @@ impl BatchNeighbours {
         let len = c.ids.len();
         c.dxs.resize(len, 0.0);
         c.dys.resize(len, 0.0);
-        for ((dx, dy), &id) in c.dxs.iter_mut().zip(c.dys.iter_mut()).zip(&c.ids) {
-            let d = dirs.get(id as usize).copied().unwrap_or(Vec2::ZERO);
-            (*dx, *dy) = (d.x, d.y);
-        }
+        copy_dirs(&c.ids, dirs, &mut c.dxs, &mut c.dys);
         self.dirs = true;
     }
 
@@ -823,21 +820,22 @@ impl BatchNeighbours {
             return None;
         }
         let p = *positions.get(row)?;
-        // One copy of the pass per kind of candidates, each with its arrays' bounds.
-        match &index.inner {
+        let (candidates, runs) = match &index.inner {
             Inner::Grid(g) => {
                 if !q.one_grid_cell || g.len() != positions.len() {
                     return None;
                 }
                 let ((xs, ys, ids), (dxs, dys)) = (g.entries(), g.entry_dirs()?);
-                let entries = Candidates {
-                    xs,
-                    ys,
-                    ids,
-                    dxs,
-                    dys,
-                };
-                sum_runs(entries, g.runs3(row)?, (p, row), q, sep)
+                (
+                    Candidates {
+                        xs,
+                        ys,
+                        ids,
+                        dxs,
+                        dys,
+                    },
+                    g.runs3(row)?,
+                )
             }
             Inner::KdTree(_) => {
                 let c = &self.cands;
@@ -846,17 +844,20 @@ impl BatchNeighbours {
                 if !(self.dirs && gathered) {
                     return None;
                 }
-                let runs = c.runs3(row - self.rows.start)??;
-                let candidates = Candidates {
-                    xs: &c.xs,
-                    ys: &c.ys,
-                    ids: &c.ids,
-                    dxs: &c.dxs,
-                    dys: &c.dys,
-                };
-                sum_runs(candidates, runs, (p, row), q, sep)
+                let (xs, ys, ids, dxs, dys) = (&c.xs, &c.ys, &c.ids, &c.dxs, &c.dys);
+                (
+                    Candidates {
+                        xs,
+                        ys,
+                        ids,
+                        dxs,
+                        dys,
+                    },
+                    c.runs3(row - self.rows.start)??,
+                )
             }
-        }
+        };
+        sum_runs(candidates, runs, (p, row), q, sep)
     }
 
     /// [`scan_query`](Self::scan_query) out of line: called once per agent, it costs
@@ -965,7 +966,8 @@ impl BatchNeighbours {
     }
 }
 
-/// A row's sums over its neighbours for the flocking forces (see [`flock_scan`]).
+/// A row's sums over its neighbours for the flocking forces (see
+/// [`BatchNeighbours::flock_scan`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct FlockSums {
     /// Neighbours found (at most the query's cap).
@@ -976,6 +978,15 @@ pub(crate) struct FlockSums {
     /// Over all neighbours: their unit velocities, and their positions.
     pub headings: Vec2,
     pub positions: Vec2,
+}
+
+/// `dxs[i]`, `dys[i]`: the unit velocity of row `ids[i]` among `dirs` (zero for an id
+/// past them: the never-matching padding).
+fn copy_dirs(ids: &[u32], dirs: &[Vec2], dxs: &mut [f32], dys: &mut [f32]) {
+    for ((dx, dy), &id) in dxs.iter_mut().zip(dys.iter_mut()).zip(ids) {
+        let d = dirs.get(id as usize).copied().unwrap_or(Vec2::ZERO);
+        (*dx, *dy) = (d.x, d.y);
+    }
 }
 
 /// The candidates [`sum_runs`] reads: coordinates, row ids and unit velocities, each
