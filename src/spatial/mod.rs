@@ -825,17 +825,7 @@ impl BatchNeighbours {
                 if !q.one_grid_cell || g.len() != positions.len() {
                     return None;
                 }
-                let ((xs, ys, ids), (dxs, dys)) = (g.entries(), g.entry_dirs()?);
-                (
-                    Candidates {
-                        xs,
-                        ys,
-                        ids,
-                        dxs,
-                        dys,
-                    },
-                    g.runs3(row)?,
-                )
+                (Candidates::new(g.entries(), g.entry_dirs()?), g.runs3(row)?)
             }
             Inner::KdTree(_) => {
                 let c = &self.cands;
@@ -844,17 +834,8 @@ impl BatchNeighbours {
                 if !(self.dirs && gathered) {
                     return None;
                 }
-                let (xs, ys, ids, dxs, dys) = (&c.xs, &c.ys, &c.ids, &c.dxs, &c.dys);
-                (
-                    Candidates {
-                        xs,
-                        ys,
-                        ids,
-                        dxs,
-                        dys,
-                    },
-                    c.runs3(row - self.rows.start)??,
-                )
+                let candidates = Candidates::new((&c.xs, &c.ys, &c.ids), (&c.dxs, &c.dys));
+                (candidates, c.runs3(row - self.rows.start)??)
             }
         };
         sum_runs(candidates, runs, (p, row), q, sep)
@@ -997,6 +978,21 @@ struct Candidates<'a> {
     ids: &'a [u32],
     dxs: &'a [f32],
     dys: &'a [f32],
+}
+
+impl<'a> Candidates<'a> {
+    fn new(
+        (xs, ys, ids): (&'a [f32], &'a [f32], &'a [u32]),
+        (dxs, dys): (&'a [f32], &'a [f32]),
+    ) -> Self {
+        Self {
+            xs,
+            ys,
+            ids,
+            dxs,
+            dys,
+        }
+    }
 }
 
 /// [`BatchNeighbours::flock_scan`]'s pass over the runs of candidates around the row
