@@ -7,7 +7,8 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 use glam::Vec2;
 use rayon::prelude::*;
 use throng::spatial::{
-    spatial_order, BatchNeighbours, IndexKind, OrderScratch, SpatialIndex, CHUNK_ROWS,
+    spatial_order, BatchNeighbours, IndexKind, NeighbourQuery, OrderScratch, SpatialIndex,
+    CHUNK_ROWS,
 };
 
 /// Neighbour radius of the benchmarks.
@@ -39,23 +40,23 @@ pub fn crowd(n: usize) -> Vec<Vec2> {
 }
 
 /// One full neighbour pass as the world's steering pass runs it: rows in chunks of
-/// `chunk`, one gather per chunk, one `scan_neighbours` list per row. Returns the
-/// total neighbour count.
+/// `chunk`, one gather per chunk, one scan per row. Returns the total neighbour
+/// count.
 pub fn neighbour_pass(
     index: &SpatialIndex,
     positions: &[Vec2],
     counts: &mut [u32],
     chunk: usize,
 ) -> u64 {
+    let query = NeighbourQuery::within(index, RADIUS).at_most(CAP);
     counts.par_chunks_mut(chunk).enumerate().for_each_init(
-        || (BatchNeighbours::default(), Vec::with_capacity(CAP)),
-        |(bn, out), (ci, counts)| {
+        BatchNeighbours::default,
+        |bn, (ci, counts)| {
             let start = ci * chunk;
             let rows = start..start + counts.len();
-            bn.gather(index, positions, rows.clone(), RADIUS);
+            bn.gather(index, positions, rows.clone(), RADIUS, None);
             for (row, c) in rows.zip(counts.iter_mut()) {
-                bn.scan_neighbours(index, positions, row, RADIUS, CAP, out);
-                *c = out.len() as u32;
+                *c = bn.scan(index, positions, row, &query).len() as u32;
             }
         },
     );
@@ -81,10 +82,10 @@ pub fn benches(c: &mut Criterion) {
                 BenchmarkId::new(format!("rebuild/{name}"), n),
                 &positions,
                 |b, p| {
-                    b.iter(|| index.rebuild(black_box(p), RADIUS));
+                    b.iter(|| index.rebuild(black_box(p), None, RADIUS));
                 },
             );
-            index.rebuild(&positions, RADIUS);
+            index.rebuild(&positions, None, RADIUS);
             let mut counts = vec![0u32; n];
             for chunk in [32, 64, CHUNK_ROWS, 256] {
                 g.bench_with_input(

@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 
 use glam::Vec2;
-use throng::behaviors::flocking::SeparationParams;
-use throng::behaviors::leader::LeaderParams;
-use throng::behaviors::walls::WallAvoidanceParams;
+use throng::behaviours::flocking::SeparationParams;
+use throng::behaviours::leader::LeaderParams;
+use throng::behaviours::walls::WallAvoidanceParams;
 use throng::combine::Combination;
 use throng::scene::Wall;
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};

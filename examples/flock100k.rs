@@ -4,8 +4,8 @@
 //! (default 100k), 20 warm-up ticks, then TICKS timed ticks (default 50). Running it
 //! twice with different TICKS under an instruction counter gives the cost of a tick.
 use glam::Vec2;
-use throng::behaviors::flocking::SeparationParams;
-use throng::behaviors::wander::WanderParams;
+use throng::behaviours::flocking::SeparationParams;
+use throng::behaviours::wander::WanderParams;
 use throng::rng::{agent_rng, uniform};
 use throng::spatial::IndexKind;
 use throng::{AgentSpec, Behaviour, GroupConfig, World, WorldConfig};

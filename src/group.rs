@@ -4,17 +4,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::behaviors::angular::{AlignParams, VelocityMatchParams};
-use crate::behaviors::approach::ApproachParams;
-use crate::behaviors::flocking::SeparationParams;
-use crate::behaviors::kinematic::{KinematicArriveParams, KinematicWanderParams};
-use crate::behaviors::leader::LeaderParams;
-use crate::behaviors::obstacles::ObstacleAvoidanceParams;
-use crate::behaviors::path::PathFollowParams;
-use crate::behaviors::tactics::{HideParams, InterposeParams, OffsetPursuitParams};
-use crate::behaviors::targeting::{ArriveParams, EvadeParams, FleeParams};
-use crate::behaviors::walls::WallAvoidanceParams;
-use crate::behaviors::wander::WanderParams;
+use crate::behaviours::angular::{AlignParams, VelocityMatchParams};
+use crate::behaviours::approach::ApproachParams;
+use crate::behaviours::flocking::SeparationParams;
+use crate::behaviours::kinematic::{KinematicArriveParams, KinematicWanderParams};
+use crate::behaviours::leader::LeaderParams;
+use crate::behaviours::obstacles::ObstacleAvoidanceParams;
+use crate::behaviours::path::PathFollowParams;
+use crate::behaviours::tactics::{HideParams, InterposeParams, OffsetPursuitParams};
+use crate::behaviours::targeting::{ArriveParams, EvadeParams, FleeParams};
+use crate::behaviours::walls::WallAvoidanceParams;
+use crate::behaviours::wander::WanderParams;
 use crate::combine::Combination;
 use crate::error::{Result, ThrongError};
 

@@ -9,8 +9,8 @@
 //!
 //! ```
 //! use glam::Vec2;
-//! use throng::behaviors::flocking::SeparationParams;
-//! use throng::behaviors::targeting::ArriveParams;
+//! use throng::behaviours::flocking::SeparationParams;
+//! use throng::behaviours::targeting::ArriveParams;
 //! use throng::{AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
 //!
 //! let mut world = World::new(WorldConfig { seed: 7, ..WorldConfig::default() });
@@ -38,7 +38,7 @@
 //!
 //! The pipeline ([`World::step`]): rebuild the neighbour index, mark leader
 //! sight, steer (parallel), integrate. Behaviours are pure kernels in
-//! [`behaviors`]; groups ([`GroupConfig`]) share behaviours, weights and
+//! [`behaviours`]; groups ([`GroupConfig`]) share behaviours, weights and
 //! parameters among their agents.
 //!
 //! On top of the engine, [`scenario`] reads TOML scenario profiles (the ones in
@@ -47,12 +47,11 @@
 #![warn(missing_docs)]
 
 pub mod agents;
-pub mod behaviors;
+pub mod behaviours;
 pub mod combine;
 pub mod error;
 pub mod group;
 pub mod integrate;
-mod lanes;
 pub mod math;
 pub mod rng;
 pub mod scenario;

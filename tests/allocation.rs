@@ -54,10 +54,10 @@ fn allocations(index: IndexKind) -> (u64, u64) {
         let ticks = ALLOCATIONS.load(Ordering::Relaxed) - before;
         let mut bare = throng::spatial::SpatialIndex::new(index);
         let positions = world.positions().to_vec();
-        bare.rebuild(&positions, 3.0);
+        bare.rebuild(&positions, None, 3.0);
         let before = ALLOCATIONS.load(Ordering::Relaxed);
         for _ in 0..TICKS {
-            bare.rebuild(&positions, 3.0);
+            bare.rebuild(&positions, None, 3.0);
         }
         (ticks, ALLOCATIONS.load(Ordering::Relaxed) - before)
     })

@@ -1,6 +1,6 @@
 //! Bad input returns a typed error and changes nothing.
 use glam::Vec2;
-use throng::behaviors::targeting::ArriveParams;
+use throng::behaviours::targeting::ArriveParams;
 use throng::{AgentSpec, Behaviour, GroupConfig, Target, ThrongError, World};
 
 fn world() -> (World, throng::GroupId, throng::AgentId) {

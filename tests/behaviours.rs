@@ -1,8 +1,8 @@
 //! Each core behaviour's outcome in a small scenario.
 use glam::Vec2;
-use throng::behaviors::flocking::{SeparationKind, SeparationParams};
-use throng::behaviors::targeting::{ArriveParams, FleeParams};
-use throng::behaviors::wander::WanderParams;
+use throng::behaviours::flocking::{SeparationKind, SeparationParams};
+use throng::behaviours::targeting::{ArriveParams, FleeParams};
+use throng::behaviours::wander::WanderParams;
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
 
 const DT: f32 = 1.0 / 30.0;

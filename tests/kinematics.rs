@@ -3,9 +3,9 @@
 mod common;
 
 use glam::Vec2;
-use throng::behaviors::angular::{AlignParams, VelocityMatchParams};
-use throng::behaviors::approach::ApproachParams;
-use throng::behaviors::kinematic::{KinematicArriveParams, KinematicWanderParams};
+use throng::behaviours::angular::{AlignParams, VelocityMatchParams};
+use throng::behaviours::approach::ApproachParams;
+use throng::behaviours::kinematic::{KinematicArriveParams, KinematicWanderParams};
 use throng::group::Movement;
 use throng::integrate::{integrate_angular, integrate_linear, Integrator, Limits};
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, ThrongError, World, WorldConfig};

@@ -3,11 +3,11 @@
 mod common;
 
 use glam::Vec2;
-use throng::behaviors::flocking::SeparationParams;
-use throng::behaviors::leader::LeaderParams;
-use throng::behaviors::path::PathFollowParams;
-use throng::behaviors::walls::WallAvoidanceParams;
-use throng::behaviors::wander::WanderParams;
+use throng::behaviours::flocking::SeparationParams;
+use throng::behaviours::leader::LeaderParams;
+use throng::behaviours::path::PathFollowParams;
+use throng::behaviours::walls::WallAvoidanceParams;
+use throng::behaviours::wander::WanderParams;
 use throng::rng::{agent_rng, uniform};
 use throng::scene::Path;
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};

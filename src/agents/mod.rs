@@ -9,8 +9,8 @@ pub use handle::{AgentId, GroupId};
 use glam::Vec2;
 use rayon::prelude::*;
 
-use crate::behaviors::approach::WalkerState;
-use crate::behaviors::wander::{initial_wander_target, WanderParams};
+use crate::behaviours::approach::WalkerState;
+use crate::behaviours::wander::{initial_wander_target, WanderParams};
 use crate::error::{finite, finite_vec, non_negative, positive, Result};
 use crate::rng::{agent_rng, AgentRng};
 
@@ -184,7 +184,7 @@ pub(crate) struct Columns {
     pub pos: Vec<Vec2>,
     pub vel: Vec<Vec2>,
     /// Unit velocity (zero when still), kept in step with `vel`.
-    pub dir: Vec<Vec2>,
+    pub unit_vel: Vec<Vec2>,
     pub heading: Vec<f32>,
     pub rotation: Vec<f32>,
     pub mass: Vec<f32>,
@@ -212,7 +212,7 @@ macro_rules! for_each_column {
         $m!(group);
         $m!(pos);
         $m!(vel);
-        $m!(dir);
+        $m!(unit_vel);
         $m!(heading);
         $m!(rotation);
         $m!(mass);
@@ -255,7 +255,7 @@ impl Columns {
         self.pos.push(spec.position);
         let vel = crate::math::truncate(spec.velocity, spec.max_speed);
         self.vel.push(vel);
-        self.dir.push(crate::math::normalize_or_zero(vel));
+        self.unit_vel.push(crate::math::normalize_or_zero(vel));
         self.heading.push(crate::math::wrap_angle(heading));
         self.rotation.push(0.0);
         self.mass.push(spec.mass);

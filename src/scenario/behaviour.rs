@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::error::Problem;
 use super::scene::ScenePath;
-use crate::behaviors::flocking::SeparationParams;
-use crate::behaviors::leader::LeaderParams;
+use crate::behaviours::flocking::SeparationParams;
+use crate::behaviours::leader::LeaderParams;
 use crate::group::{Behaviour, GroupConfig, Movement, PathId, WeightedBehaviour};
 
 /// The parameters of one behaviour entry, with the entry's key path for errors.
@@ -385,7 +385,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             wb.behaviour,
-            Behaviour::Arrive(crate::behaviors::targeting::ArriveParams {
+            Behaviour::Arrive(crate::behaviours::targeting::ArriveParams {
                 slowing_radius: 7.5
             })
         );
@@ -438,7 +438,10 @@ mod tests {
         let Behaviour::Separation(sp) = wb.behaviour else {
             panic!("not separation")
         };
-        assert_eq!(sp.kind, crate::behaviors::flocking::SeparationKind::Average);
+        assert_eq!(
+            sp.kind,
+            crate::behaviours::flocking::SeparationKind::Average
+        );
         let e = convert(
             "g.b[0]",
             "separation",

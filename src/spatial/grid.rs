@@ -5,11 +5,8 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use std::ops::Range;
-
-use super::{
-    addressable, clean_radius, copy_dirs, reach_cells, Binned, Bounds, CELL_PER_RADIUS, GROUP,
-};
+use super::cells::{copy_unit_vels, CellTable, NO_CELL};
+use super::{addressable, clean_radius, reach_cells, Bounds, CELL_PER_RADIUS};
 
 /// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells (its
 /// border included): far-apart positions grow the cell size instead of the cell count.
@@ -18,9 +15,6 @@ const CELLS_SLACK: usize = 16;
 
 /// Below this many rows the cell ids are computed on the calling thread.
 const PARALLEL_MIN: usize = 16_384;
-
-/// Marks a row that is in no cell (a non-finite coordinate).
-const NO_CELL: u32 = u32::MAX;
 
 /// Rows per block of the cell pass, which notes each block's least and greatest cell:
 /// the fill of a range of cells reads only the blocks that reach into it. With the rows
@@ -79,14 +73,14 @@ fn count_cells(rows: Rows<'_>, ends: &mut [u32], lo: usize, totals: &mut [u32], 
     );
 }
 
-/// The entry arrays of a range of cells (`dxs` and `dys` empty when the rows' unit
+/// The entry arrays of a range of cells (`unit_xs` and `unit_ys` empty when the rows' unit
 /// velocities are not stored).
 struct Entries<'a> {
     xs: &'a mut [f32],
     ys: &'a mut [f32],
     ids: &'a mut [u32],
-    dxs: &'a mut [f32],
-    dys: &'a mut [f32],
+    unit_xs: &'a mut [f32],
+    unit_ys: &'a mut [f32],
 }
 
 /// What the fill reads of the rows: cells, positions, unit velocities (empty when not
@@ -95,7 +89,7 @@ struct Entries<'a> {
 struct Rows<'a> {
     cell_of: &'a [u32],
     positions: &'a [Vec2],
-    dirs: &'a [Vec2],
+    unit_vels: &'a [Vec2],
     blocks: &'a [(u32, u32)],
 }
 
@@ -161,8 +155,8 @@ fn fill_cells(
             }
         }
         // The unit velocities, when stored: from each entry's row, in entry order.
-        if !out.dxs.is_empty() {
-            copy_dirs(out.ids, rows.dirs, out.dxs, out.dys);
+        if !out.unit_xs.is_empty() {
+            copy_unit_vels(out.ids, rows.unit_vels, out.unit_xs, out.unit_ys);
         }
         return;
     }
@@ -175,16 +169,16 @@ fn fill_cells(
     let (lx, rx) = out.xs.split_at_mut(at);
     let (ly, ry) = out.ys.split_at_mut(at);
     let (li, ri) = out.ids.split_at_mut(at);
-    let (ldx, rdx) = split_or_empty(out.dxs, at);
-    let (ldy, rdy) = split_or_empty(out.dys, at);
+    let (ldx, rdx) = split_or_empty(out.unit_xs, at);
+    let (ldy, rdy) = split_or_empty(out.unit_ys, at);
     rayon::join(
         || {
             let out = Entries {
                 xs: lx,
                 ys: ly,
                 ids: li,
-                dxs: ldx,
-                dys: ldy,
+                unit_xs: ldx,
+                unit_ys: ldy,
             };
             fill_cells(rows, left, (lo, base), out, (tl, depth - 1));
         },
@@ -193,8 +187,8 @@ fn fill_cells(
                 xs: rx,
                 ys: ry,
                 ids: ri,
-                dxs: rdx,
-                dys: rdy,
+                unit_xs: rdx,
+                unit_ys: rdy,
             };
             fill_cells(rows, right, (lo + half, split), out, (tr, depth - 1));
         },
@@ -210,22 +204,11 @@ pub(super) struct GridIndex {
     origin: [f64; 2],
     /// Inverse cell side.
     inv: f64,
-    /// Cells along x and y (both 0 when no row is finite), not counting the border.
-    nx: usize,
-    ny: usize,
-    /// `starts[c]..starts[c + 1]` are the entries of the cell `(cx, cy)` whose id is
-    /// `c = (cy + 1) * (nx + 2) + cx + 1`: the cells are stored with an empty border one
-    /// cell wide, so that the 3 × 3 cells around any row's cell exist without clamping.
-    starts: Vec<u32>,
-    /// Per entry: row x, row y and row id, ordered by cell then row.
-    xs: Vec<f32>,
-    ys: Vec<f32>,
-    ids: Vec<u32>,
-    /// Per entry, when stored (see [`rebuild`](Self::rebuild)): the row's unit
-    /// velocity; otherwise empty.
-    dxs: Vec<f32>,
-    dys: Vec<f32>,
-    /// Per row: its cell, or [`NO_CELL`].
+    /// Every finite row, by cell (then row): `cells.cols` × `cells.bands` cells (both 0
+    /// when no row is finite), with the row's unit velocity when the last rebuild was
+    /// given them.
+    cells: CellTable,
+    /// Per row: its cell id in `cells`, or [`NO_CELL`].
     cell_of: Vec<u32>,
     /// Per block of [`ROW_BLOCK`] rows: its least and greatest cell.
     block_cells: Vec<(u32, u32)>,
@@ -236,19 +219,20 @@ impl GridIndex {
         self.len
     }
 
-    /// Rebuild over `positions`, with cells of about `cell_hint`; with `dirs` (one per
+    /// Rebuild over `positions`, with cells of about `cell_hint`; with `unit_vels` (one per
     /// position), each entry also stores its row's unit velocity.
-    pub(super) fn rebuild(&mut self, positions: &[Vec2], dirs: Option<&[Vec2]>, cell_hint: f32) {
+    pub(super) fn rebuild(
+        &mut self,
+        positions: &[Vec2],
+        unit_vels: Option<&[Vec2]>,
+        cell_hint: f32,
+    ) {
         let positions = &positions[..addressable(positions.len())];
         let n = positions.len();
         self.len = n;
-        self.nx = 0;
-        self.ny = 0;
+        self.cells.clear();
         let (Some(b), finite) = Bounds::of_all(positions) else {
-            self.starts.clear();
-            self.starts.push(0);
-            self.dxs.clear();
-            self.dys.clear();
+            self.cells.starts.push(0);
             return;
         };
 
@@ -277,8 +261,8 @@ impl GridIndex {
             }
             side *= 1.25;
         };
-        self.nx = nx;
-        self.ny = ny;
+        self.cells.cols = nx;
+        self.cells.bands = ny;
         self.origin = [f64::from(b.min.x), f64::from(b.min.y)];
         self.inv = 1.0 / side;
 
@@ -336,18 +320,19 @@ impl GridIndex {
         // and fill are split by ranges of cells among the workers: each counts, then
         // places, the rows of its own cells, reading the blocks of rows that reach into
         // them (the same result for any split).
-        let cells = self.cells();
+        let table = &mut self.cells;
+        let cells = table.cells();
         let rows = Rows {
             cell_of: &self.cell_of,
             positions,
-            dirs: &[],
+            unit_vels: &[],
             blocks: &self.block_cells,
         };
         // Every count is written by the workers: keep the old contents.
-        if self.starts.len() < cells + 1 {
-            self.starts.resize(cells + 1, 0);
+        if table.starts.len() < cells + 1 {
+            table.starts.resize(cells + 1, 0);
         }
-        self.starts.truncate(cells + 1);
+        table.starts.truncate(cells + 1);
         let depth = if n >= PARALLEL_MIN {
             rayon::current_num_threads()
                 .next_power_of_two()
@@ -358,54 +343,29 @@ impl GridIndex {
         };
         let mut totals = [0u32; 1 << MAX_SPLITS];
         let totals = &mut totals[..1 << depth];
-        count_cells(rows, &mut self.starts[..cells], 0, totals, depth);
+        count_cells(rows, &mut table.starts[..cells], 0, totals, depth);
         let m = totals.iter().map(|&t| t as usize).sum::<usize>();
-        self.starts[cells] = m as u32;
+        table.starts[cells] = m as u32;
         // Every entry is written below: keep the old contents rather than clearing.
-        // [`GROUP`] never-matching entries follow them, so that scans in whole groups
-        // stay in bounds.
-        for v in [&mut self.xs, &mut self.ys] {
-            if v.len() < m + GROUP {
-                v.resize(m + GROUP, 0.0);
-            }
-            v.truncate(m + GROUP);
-            v[m..].fill(f32::NAN);
-        }
-        if self.ids.len() < m + GROUP {
-            self.ids.resize(m + GROUP, 0);
-        }
-        self.ids.truncate(m + GROUP);
-        self.ids[m..].fill(u32::MAX);
-        let dirs = dirs.filter(|d| d.len() >= n).unwrap_or(&[]);
-        for v in [&mut self.dxs, &mut self.dys] {
-            if dirs.is_empty() {
-                v.clear();
-            } else {
-                // Every entry is written by the fill; zero after them (past the end of
-                // a scan's last group).
-                if v.len() < m + GROUP {
-                    v.resize(m + GROUP, 0.0);
-                }
-                v.truncate(m + GROUP);
-                v[m..].fill(0.0);
-            }
-        }
-        let (dxs, dys) = (
-            self.dxs.get_mut(..m).unwrap_or_default(),
-            self.dys.get_mut(..m).unwrap_or_default(),
+        table.size_entries(m);
+        let unit_vels = unit_vels.filter(|d| d.len() >= n).unwrap_or(&[]);
+        table.size_unit_vels(!unit_vels.is_empty());
+        let (unit_xs, unit_ys) = (
+            table.unit_xs.get_mut(..m).unwrap_or_default(),
+            table.unit_ys.get_mut(..m).unwrap_or_default(),
         );
         // Fill backwards, decrementing: afterwards starts[c] = begin of cell c.
         let out = Entries {
-            xs: &mut self.xs[..m],
-            ys: &mut self.ys[..m],
-            ids: &mut self.ids[..m],
-            dxs,
-            dys,
+            xs: &mut table.xs[..m],
+            ys: &mut table.ys[..m],
+            ids: &mut table.ids[..m],
+            unit_xs,
+            unit_ys,
         };
-        let rows = Rows { dirs, ..rows };
+        let rows = Rows { unit_vels, ..rows };
         fill_cells(
             rows,
-            &mut self.starts[..cells],
+            &mut table.starts[..cells],
             (0, 0),
             out,
             (totals, depth),
@@ -420,7 +380,8 @@ impl GridIndex {
         max: Vec2,
         reach: f32,
     ) -> Option<(usize, usize, usize, usize)> {
-        if self.nx == 0 {
+        let (nx, ny) = (self.cells.cols, self.cells.bands);
+        if nx == 0 {
             return None;
         }
         let reach = f64::from(reach);
@@ -428,12 +389,12 @@ impl GridIndex {
         let hi = [f64::from(max.x) + reach, f64::from(max.y) + reach];
         let (ox, oy) = (self.origin[0], self.origin[1]);
         // Rows lie in [origin, origin + n * side).
-        let ex = ox + self.nx as f64 / self.inv;
-        let ey = oy + self.ny as f64 / self.inv;
+        let ex = ox + nx as f64 / self.inv;
+        let ey = oy + ny as f64 / self.inv;
         if hi[0] < ox || hi[1] < oy || lo[0] > ex || lo[1] > ey {
             return None;
         }
-        let (top_x, top_y) = (last_cell(self.nx), last_cell(self.ny));
+        let (top_x, top_y) = (last_cell(nx), last_cell(ny));
         let cx0 = cell_coord(lo[0], ox, self.inv, top_x);
         let cx1 = cell_coord(hi[0], ox, self.inv, top_x);
         let cy0 = cell_coord(lo[1], oy, self.inv, top_y);
@@ -441,93 +402,24 @@ impl GridIndex {
         Some((cx0, cx1, cy0, cy1))
     }
 
-    /// The cells `(cx0, cx1, cy0, cy1)` (inclusive) that hold every row within `reach`
-    /// (already padded) of `row`'s position: the row's own cell and those within the
-    /// reach in cells around it. `None` for a row in no cell (non-finite) or out of range.
+    /// The cells, with every row's entry.
     #[inline]
-    pub(super) fn window(&self, row: usize, reach: f32) -> Option<(usize, usize, usize, usize)> {
-        let c = *self.cell_of.get(row)?;
-        if c == NO_CELL || self.nx == 0 {
-            return None;
-        }
-        // 32-bit division: cell ids fit `u32` (the cell count is bounded below it).
-        let stride = (self.nx + 2) as u32;
-        let (cx, cy) = ((c % stride - 1) as usize, (c / stride - 1) as usize);
-        let k = reach_cells(f64::from(reach) * self.inv, 1e-6) as usize;
-        Some((
-            cx.saturating_sub(k),
-            cx.saturating_add(k).min(self.nx - 1),
-            cy.saturating_sub(k),
-            cy.saturating_add(k).min(self.ny - 1),
-        ))
+    pub(super) fn cells(&self) -> &CellTable {
+        &self.cells
     }
 
-    /// The entries of cells `cx0..=cx1` of band `cy`: one contiguous run.
+    /// `row`'s cell id in [`cells`](Self::cells) ([`NO_CELL`] for a row with a non-finite
+    /// coordinate); `None` past the rows.
     #[inline]
-    pub(super) fn run(&self, cy: usize, cx0: usize, cx1: usize) -> (usize, usize) {
-        (
-            self.starts[self.cell_id(cx0, cy)] as usize,
-            self.starts[self.cell_id(cx1, cy) + 1] as usize,
-        )
+    pub(super) fn cell_of(&self, row: usize) -> Option<u32> {
+        self.cell_of.get(row).copied()
     }
 
-    /// Cells stored, the border included.
+    /// How many cells around a row's own hold every row within `reach` (already
+    /// padded) of it.
     #[inline]
-    fn cells(&self) -> usize {
-        if self.nx == 0 {
-            0
-        } else {
-            (self.nx + 2) * (self.ny + 2)
-        }
-    }
-
-    /// The id of the (inner) cell `(cx, cy)`.
-    #[inline]
-    fn cell_id(&self, cx: usize, cy: usize) -> usize {
-        (cy + 1) * (self.nx + 2) + cx + 1
-    }
-
-    /// Whether every row within `reach` (already padded) of a row lies in the 3 × 3
-    /// cells around the row's cell (see [`runs3`](Self::runs3)).
-    #[inline]
-    pub(super) fn within_one_cell(&self, reach: f32) -> bool {
-        self.nx != 0 && reach_cells(f64::from(reach) * self.inv, 1e-6) == 1
-    }
-
-    /// The three runs of entries (one per band) of the 3 × 3 cells around `row`'s cell,
-    /// for a reach [`within_one_cell`](Self::within_one_cell): the same runs as
-    /// [`window`](Self::window) and [`run`](Self::run) give, from the cell id alone
-    /// (the border makes the cells around any cell exist). `None` for a row in no cell.
-    #[inline]
-    pub(super) fn runs3(&self, row: usize) -> Option<[(usize, usize); 3]> {
-        let c = *self.cell_of.get(row)? as usize;
-        let stride = self.nx + 2;
-        // A finite row's cell is an inner one: `c - stride - 1 >= 0`, and `c + stride +
-        // 2` is at most the last start (`NO_CELL` and anything else fail the lookups).
-        let (Some(above), Some(here), Some(below)) = (
-            c.checked_sub(stride + 1)
-                .and_then(|a| self.starts.get(a..a + 4)),
-            c.checked_sub(1).and_then(|a| self.starts.get(a..a + 4)),
-            self.starts.get(c + stride - 1..c + stride + 3),
-        ) else {
-            return None;
-        };
-        let run = |s: &[u32]| (s[0] as usize, s[3] as usize);
-        Some([run(above), run(here), run(below)])
-    }
-
-    /// The entry arrays (x, y, row id; ordered by cell, then row), followed by
-    /// [`GROUP`] never-matching entries.
-    #[inline]
-    pub(super) fn entries(&self) -> (&[f32], &[f32], &[u32]) {
-        (&self.xs, &self.ys, &self.ids)
-    }
-
-    /// The entries' unit velocities (as [`entries`](Self::entries), followed by
-    /// [`GROUP`] zeros), when the last rebuild stored them.
-    #[inline]
-    pub(super) fn entry_dirs(&self) -> Option<(&[f32], &[f32])> {
-        (self.dxs.len() == self.xs.len()).then_some((&self.dxs, &self.dys))
+    pub(super) fn reach_cells(&self, reach: f32) -> u32 {
+        reach_cells(f64::from(reach) * self.inv, 1e-6)
     }
 
     /// Every row in the cells around `p` at `reach` (already padded).
@@ -536,75 +428,11 @@ impl GridIndex {
             return;
         };
         for cy in cy0..=cy1 {
-            let s = self.starts[self.cell_id(cx0, cy)] as usize;
-            let e = self.starts[self.cell_id(cx1, cy) + 1] as usize;
-            for &id in &self.ids[s..e] {
+            let (s, e) = self.cells.span(cy, cx0, cx1);
+            for &id in &self.cells.ids[s..e] {
                 f(id);
             }
         }
-    }
-
-    /// Candidates for every point of `b` (the bounds of the chunk `rows`) at `reach`
-    /// (already padded): the cells of the widened box, one contiguous copy per band of
-    /// cells, binned by the grid's own cells; and the chunk rows' cells.
-    pub(super) fn gather(
-        &self,
-        b: Bounds,
-        positions: &[Vec2],
-        rows: Range<usize>,
-        reach: f32,
-        out: &mut Binned,
-    ) {
-        out.clear();
-        out.xs.clear();
-        out.ys.clear();
-        out.ids.clear();
-        let Some((cx0, cx1, cy0, cy1)) = self.cells_around(b.min, b.max, reach) else {
-            return;
-        };
-        let cols = cx1 - cx0 + 1;
-        let bands = cy1 - cy0 + 1;
-        out.cols = cols;
-        out.rows = bands;
-        out.reach_cells = reach_cells(f64::from(reach) * self.inv, 1e-6);
-        // `Binned`'s layout: an empty border one cell wide around the cells.
-        out.off.reserve((cols + 2) * (bands + 2) + 1);
-        out.off.resize(cols + 2, 0);
-        for cy in cy0..=cy1 {
-            let first = self.cell_id(cx0, cy);
-            let s = self.starts[first] as usize;
-            let e = self.starts[first + cols] as usize;
-            let base = out.ids.len() as u32;
-            out.off.push(base);
-            out.off.extend(
-                self.starts[first..first + cols]
-                    .iter()
-                    .map(|&o| base + (o - s as u32)),
-            );
-            out.xs.extend_from_slice(&self.xs[s..e]);
-            out.ys.extend_from_slice(&self.ys[s..e]);
-            out.ids.extend_from_slice(&self.ids[s..e]);
-            out.off.push(out.ids.len() as u32);
-        }
-        let total = out.ids.len() as u32;
-        out.off.resize((cols + 2) * (bands + 2) + 1, total);
-        // The rows' cells, by the function that placed the entries.
-        let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
-        let (last_x, last_y) = (last_cell(self.nx), last_cell(self.ny));
-        let (top_x, top_y) = ((cols - 1) as u32, (bands - 1) as u32);
-        out.row_cell
-            .extend(positions.get(rows).unwrap_or_default().iter().map(|p| {
-                if p.is_finite() {
-                    let x = cell_coord(f64::from(p.x), ox, inv, last_x);
-                    let y = cell_coord(f64::from(p.y), oy, inv, last_y);
-                    [
-                        (x.saturating_sub(cx0) as u32).min(top_x),
-                        (y.saturating_sub(cy0) as u32).min(top_y),
-                    ]
-                } else {
-                    [super::NO_CELL; 2]
-                }
-            }));
     }
 }
 
@@ -634,6 +462,7 @@ fn cell_coord(v: f64, origin: f64, inv: f64, top: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spatial::GROUP;
 
     #[test]
     fn cell_count_is_bounded_for_spread_out_rows() {
@@ -645,14 +474,14 @@ mod tests {
         ];
         let mut g = GridIndex::default();
         g.rebuild(&pts, None, 1.0);
-        assert!(g.cells() <= CELLS_PER_ROW * pts.len() + CELLS_SLACK);
-        assert_eq!(g.starts.len(), g.cells() + 1);
-        assert_eq!(g.ids.len(), 4 + GROUP);
+        assert!(g.cells.cells() <= CELLS_PER_ROW * pts.len() + CELLS_SLACK);
+        assert_eq!(g.cells.starts.len(), g.cells.cells() + 1);
+        assert_eq!(g.cells.ids.len(), 4 + GROUP);
         g.rebuild(&pts[..1], None, f32::INFINITY);
-        assert_eq!((g.nx, g.ny), (1, 1));
+        assert_eq!((g.cells.cols, g.cells.bands), (1, 1));
         g.rebuild(&[Vec2::ZERO; 500], None, 1.0);
-        assert_eq!((g.nx, g.ny), (1, 1));
-        assert_eq!(g.ids[..500], (0..500).collect::<Vec<u32>>());
+        assert_eq!((g.cells.cols, g.cells.bands), (1, 1));
+        assert_eq!(g.cells.ids[..500], (0..500).collect::<Vec<u32>>());
     }
 
     #[test]
@@ -663,10 +492,11 @@ mod tests {
         let mut g = GridIndex::default();
         g.rebuild(&pts, None, 2.0);
         assert!((1.0 / g.inv - 2.0 * CELL_PER_RADIUS).abs() < 1e-9);
-        assert_eq!(g.nx, 5);
+        assert_eq!(g.cells.cols, 5);
         // Within every cell, rows are ascending.
-        for c in 0..g.cells() {
-            let ids = &g.ids[g.starts[c] as usize..g.starts[c + 1] as usize];
+        let t = &g.cells;
+        for c in 0..t.cells() {
+            let ids = &t.ids[t.starts[c] as usize..t.starts[c + 1] as usize];
             assert!(ids.windows(2).all(|w| w[0] < w[1]));
         }
     }
@@ -691,7 +521,7 @@ mod tests {
         let sorted: Vec<Vec2> = perm.iter().map(|&r| pts[r as usize]).collect();
         let mut g = GridIndex::default();
         g.rebuild(&sorted, None, 4.0);
-        let (cells, half) = (g.cells(), g.cells() / 2);
+        let (cells, half) = (g.cells.cells(), g.cells.cells() / 2);
         assert_eq!(g.block_cells.len(), 40);
         let both = g
             .block_cells
@@ -737,6 +567,7 @@ mod tests {
         let one = build(1);
         for threads in [2, 3, 8] {
             let g = build(threads);
+            let (g, one) = (&g.cells, &one.cells);
             assert_eq!(g.starts, one.starts, "{threads} threads");
             assert_eq!(g.ids, one.ids, "{threads} threads");
             assert_eq!(g.xs.len(), one.xs.len());
@@ -751,6 +582,7 @@ mod tests {
                 .zip(&one.ys)
                 .all(|(a, b)| a.to_bits() == b.to_bits()));
         }
+        let one = &one.cells;
         assert_eq!(one.starts[one.cells()] as usize, pts.len() - 2);
         for c in 0..one.cells() {
             let ids = &one.ids[one.starts[c] as usize..one.starts[c + 1] as usize];

@@ -3,8 +3,8 @@
 
 use glam::Vec2;
 use rand_core::Rng;
-use throng::behaviors::flocking::SeparationParams;
-use throng::behaviors::wander::WanderParams;
+use throng::behaviours::flocking::SeparationParams;
+use throng::behaviours::wander::WanderParams;
 use throng::rng::{agent_rng, uniform};
 use throng::scene::Wall;
 use throng::spatial::IndexKind;

@@ -113,11 +113,11 @@ pub fn in_leader_sight(me_pos: Vec2, leader_pos: Vec2, ahead: Vec2, params: &Lea
 
 /// Seed 002's `followLeader`: `evade(leader)` when in its sight, plus
 /// `arrive(behind, slowing_radius)`, plus `separation(followers)` (the other
-/// followers near this one; `my_key` breaks ties between coincident agents).
+/// followers near this one; `my_slot` breaks ties between coincident agents).
 #[must_use]
 pub fn leader_follow(
     me: &AgentState,
-    my_key: u32,
+    my_slot: u32,
     leader: &LeaderView,
     sight: LeaderSight,
     followers: &[Neighbour],
@@ -132,14 +132,14 @@ pub fn leader_follow(
         slowing_radius: params.slowing_radius,
     };
     force += arrive(me, behind_point(leader, params), &arrive_params);
-    force += separation(me, my_key, followers, separation_params);
+    force += separation(me, my_slot, followers, separation_params);
     force
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::behaviors::flocking::SeparationKind;
+    use crate::behaviours::flocking::SeparationKind;
 
     fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)

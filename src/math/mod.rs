@@ -9,6 +9,8 @@
 
 use glam::Vec2;
 
+pub(crate) mod x4;
+
 /// Lengths below this are treated as zero when a direction is needed.
 pub const EPS_LEN: f32 = 1e-6;
 /// Squared form of [`EPS_LEN`].

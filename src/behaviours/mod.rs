@@ -4,6 +4,8 @@
 
 use glam::Vec2;
 
+use crate::math::x4::{Vec2x4, LANES};
+
 /// The read-only state of the agent being steered, copied out of the columns.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AgentState {
@@ -51,6 +53,24 @@ impl AgentState {
             n
         }
     }
+}
+
+/// [`AgentState::forward`] of four agents, from their velocities and headings: each
+/// lane bitwise the scalar result (a sine and cosine, per lane, only for still agents).
+#[inline]
+pub(crate) fn forward_x4(vel: Vec2x4, heading: &[f32; LANES]) -> Vec2x4 {
+    let (fwd, still) = vel.normalize_or(Vec2x4::ZERO);
+    if !still.any() {
+        return fwd;
+    }
+    let mut f = fwd.store();
+    let still = still.to_bitmask();
+    for (i, f) in f.iter_mut().enumerate() {
+        if still & (1 << i) != 0 {
+            *f = crate::math::heading_to_vec(heading[i]);
+        }
+    }
+    Vec2x4::load(&f)
 }
 
 /// Seed 003's `SteeringOutput`: a linear part (force, or acceleration for unit mass)

@@ -5,8 +5,10 @@
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
+use wide::f32x4;
 
 use super::AgentState;
+use crate::math::x4::Vec2x4;
 use crate::math::{normalize_or_zero, EPS_LEN};
 
 /// A moving body seen by a behaviour: position and velocity.
@@ -26,6 +28,23 @@ pub fn seek(me: &AgentState, target: Vec2) -> Vec2 {
         return Vec2::ZERO;
     }
     desired - me.vel
+}
+
+/// [`seek`] for four agents at once: each lane bitwise [`seek`]'s result where
+/// `has_target` is set, zero elsewhere (`seek_x4_equals_seek_bitwise` below).
+#[inline]
+pub(crate) fn seek_x4(
+    (pos, vel, max_speed): (Vec2x4, Vec2x4, f32x4),
+    target: Vec2x4,
+    has_target: f32x4,
+) -> Vec2x4 {
+    let (dir, _) = target.sub(pos).normalize_or(Vec2x4::ZERO);
+    let desired = dir.scale(max_speed);
+    Vec2x4::select(
+        has_target & !desired.is_zero(),
+        desired.sub(vel),
+        Vec2x4::ZERO,
+    )
 }
 
 /// Parameters of [`flee`].
@@ -157,6 +176,50 @@ pub fn evade(me: &AgentState, pursuer: &Body, params: &EvadeParams) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seek_x4_equals_seek_bitwise() {
+        use crate::math::x4::LANES;
+        use crate::rng::{agent_rng, uniform};
+        let mut rng = agent_rng(5, 6);
+        for case in 0..10_000 {
+            let mut u = |lo: f32, hi: f32| uniform(&mut rng, lo, hi);
+            let me: [AgentState; LANES] = std::array::from_fn(|_| AgentState {
+                pos: Vec2::new(u(-50.0, 50.0), u(-50.0, 50.0)),
+                vel: Vec2::new(u(-3.0, 3.0), u(-3.0, 3.0)),
+                max_speed: u(0.0, 4.0),
+                ..AgentState::default()
+            });
+            // Some targets on the agent itself, one lane without a target.
+            let target: [Vec2; LANES] = std::array::from_fn(|k| match (case + k) % 6 {
+                0 => me[k].pos,
+                _ => Vec2::new(u(-50.0, 50.0), u(-50.0, 50.0)),
+            });
+            let has: [f32; LANES] =
+                std::array::from_fn(|k| if (case + k) % 5 == 0 { 0.0 } else { 1.0 });
+            let got = seek_x4(
+                (
+                    Vec2x4::load(&me.map(|m| m.pos)),
+                    Vec2x4::load(&me.map(|m| m.vel)),
+                    f32x4::new(me.map(|m| m.max_speed)),
+                ),
+                Vec2x4::load(&target),
+                f32x4::new(has).simd_eq(f32x4::splat(1.0)),
+            )
+            .store();
+            for k in 0..LANES {
+                let want = if has[k] == 1.0 {
+                    seek(&me[k], target[k])
+                } else {
+                    Vec2::ZERO
+                };
+                assert_eq!(
+                    (got[k].x.to_bits(), got[k].y.to_bits()),
+                    (want.x.to_bits(), want.y.to_bits())
+                );
+            }
+        }
+    }
 
     fn agent(pos: Vec2, vel: Vec2, max_speed: f32) -> AgentState {
         AgentState {

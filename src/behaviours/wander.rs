@@ -10,7 +10,10 @@ use glam::Vec2;
 use rand_core::Rng;
 use serde::{Deserialize, Serialize};
 
+use wide::f32x4;
+
 use super::AgentState;
+use crate::math::x4::Vec2x4;
 use crate::math::{normalize_or, perp_right};
 use crate::rng::uniform;
 
@@ -42,16 +45,26 @@ pub fn initial_wander_target(params: &WanderParams) -> Vec2 {
     Vec2::new(0.0, params.radius)
 }
 
-/// Move the local wander target by a jitter drawn from `rng` and put it back on the
-/// circle. A target that collapses to the centre restarts straight ahead.
+/// This tick's random displacement of the local target: `(u, v) * jitter * dt`, with
+/// `u` then `v` drawn uniform in `[-1, 1)` from the agent's stream. The wander's only
+/// draws, shared by the scalar path ([`jitter_target`]) and the four-lane one
+/// ([`wander_x4`]), so both leave the stream in the same state.
+#[inline]
+pub fn draw_jitter<R: Rng + ?Sized>(params: &WanderParams, dt: f32, rng: &mut R) -> Vec2 {
+    let step = params.jitter * dt;
+    Vec2::new(uniform(rng, -1.0, 1.0), uniform(rng, -1.0, 1.0)) * step
+}
+
+/// Move the local wander target by a jitter drawn from `rng` ([`draw_jitter`]) and put
+/// it back on the circle. A target that collapses to the centre restarts straight
+/// ahead.
 pub fn jitter_target<R: Rng + ?Sized>(
     local_target: Vec2,
     params: &WanderParams,
     dt: f32,
     rng: &mut R,
 ) -> Vec2 {
-    let step = params.jitter * dt;
-    let jitter = Vec2::new(uniform(rng, -1.0, 1.0), uniform(rng, -1.0, 1.0)) * step;
+    let jitter = draw_jitter(params, dt, rng);
     normalize_or(local_target + jitter, Vec2::Y) * params.radius
 }
 
@@ -74,6 +87,26 @@ pub fn wander<R: Rng + ?Sized>(
 ) -> (Vec2, Vec2) {
     let t = jitter_target(local_target, params, dt, rng);
     (wander_force(me, t, params), t)
+}
+
+/// [`wander`] for four agents at once, given each one's forward vector
+/// ([`super::forward_x4`]), previous local target and this tick's jitter
+/// ([`draw_jitter`]): the force and the new local target, each lane bitwise
+/// [`wander`]'s (`wander_x4_equals_wander_bitwise` below).
+#[inline]
+pub(crate) fn wander_x4(
+    fwd: Vec2x4,
+    prev: Vec2x4,
+    jitter: Vec2x4,
+    params: &WanderParams,
+) -> (Vec2x4, Vec2x4) {
+    let (dir, _) = prev.add(jitter).normalize_or(Vec2x4::splat(Vec2::Y));
+    let t = dir.scale(f32x4::splat(params.radius));
+    let force = fwd
+        .perp_right()
+        .scale(t.x)
+        .add(fwd.scale(t.y + f32x4::splat(params.distance)));
+    (force, t)
 }
 
 #[cfg(test)]
@@ -109,6 +142,51 @@ mod tests {
             tb = jitter_target(tb, &p, 0.016, &mut b);
         }
         assert_eq!(ta, tb);
+    }
+
+    #[test]
+    fn wander_x4_equals_wander_bitwise() {
+        use crate::math::x4::LANES;
+        use crate::rng::uniform;
+        let p = WanderParams::default();
+        let mut rng = agent_rng(8, 8);
+        let mut streams: [_; LANES] = std::array::from_fn(|k| agent_rng(9, k as u64));
+        for case in 0..5_000 {
+            let mut u = |lo: f32, hi: f32| uniform(&mut rng, lo, hi);
+            // Some still agents (forward from the heading), some collapsed targets.
+            let me: [AgentState; LANES] = std::array::from_fn(|k| AgentState {
+                vel: if (case + k) % 4 == 0 {
+                    Vec2::ZERO
+                } else {
+                    Vec2::new(u(-2.0, 2.0), u(-2.0, 2.0))
+                },
+                heading: u(-3.0, 3.0),
+                ..AgentState::default()
+            });
+            let prev: [Vec2; LANES] = std::array::from_fn(|k| {
+                if (case + k) % 7 == 0 {
+                    Vec2::ZERO
+                } else {
+                    Vec2::new(u(-1.2, 1.2), u(-1.2, 1.2))
+                }
+            });
+            let dt = if case % 3 == 0 { 0.0 } else { 1.0 / 30.0 };
+            let mut copies = streams.clone();
+            let jitter: [Vec2; LANES] =
+                std::array::from_fn(|k| draw_jitter(&p, dt, &mut copies[k]));
+            let fwd =
+                super::super::forward_x4(Vec2x4::load(&me.map(|m| m.vel)), &me.map(|m| m.heading));
+            let (force, target) = wander_x4(fwd, Vec2x4::load(&prev), Vec2x4::load(&jitter), &p);
+            let (force, target) = (force.store(), target.store());
+            for k in 0..LANES {
+                let (f, t) = wander(&me[k], prev[k], &p, dt, &mut streams[k]);
+                let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
+                assert_eq!(bits(force[k]), bits(f), "case {case} lane {k}");
+                assert_eq!(bits(target[k]), bits(t), "case {case} lane {k}");
+            }
+            // Both paths leave the streams in the same state.
+            assert!(copies.iter().zip(&streams).all(|(a, b)| a == b));
+        }
     }
 
     #[test]

@@ -1,0 +1,394 @@
+//! [`BatchNeighbours`]: per-worker scratch of the neighbour scan. With a k-d tree, one
+//! ball query per chunk of rows gathers the chunk's candidates into a [`CellTable`];
+//! with the grid, rows are scanned straight from the grid's own table.
+
+use std::ops::Range;
+
+use glam::Vec2;
+
+use super::cells::{copy_unit_vels, CellTable, NO_CELL};
+use super::scan::{keep_nearest, scan_spans, scan_window, sort_by_distance};
+use super::{
+    addressable, brute, clean_radius, pad, reach_cells, Bounds, Inner, NeighbourQuery,
+    SpatialIndex, CELL_PER_RADIUS,
+};
+
+/// Per-worker scratch for neighbour scans: with a k-d tree, the candidates of one chunk
+/// of rows binned into cells about one radius wide; and the per-row hit buffer.
+///
+/// For each chunk of rows (consecutive rows in [`spatial_order`](super::spatial_order)
+/// are a compact patch), call [`gather`](Self::gather) once, then
+/// [`scan`](Self::scan) for each row of the chunk, with the same positions and a
+/// radius no larger than the gathered one (otherwise the scan is still exact, by brute
+/// force). With the grid, the gather only records the chunk: rows are scanned in place.
+#[derive(Default)]
+pub struct BatchNeighbours {
+    /// The last gathered chunk's candidates (a k-d tree's).
+    cands: CellTable,
+    /// Cell id in `cands` of each row of the chunk ([`NO_CELL`] for a non-finite one).
+    row_cell: Vec<u32>,
+    /// A chunk row's neighbours lie within this many cells of its own cell.
+    reach_cells: u32,
+    /// Raw row ids from the tree, before binning; their cells and coordinates.
+    raw: Vec<u32>,
+    raw_cell: Vec<u32>,
+    raw_x: Vec<f32>,
+    raw_y: Vec<f32>,
+    /// Match keys of an over-full or sorted list (`(d2, row)` packed), and scratch for
+    /// selecting among them.
+    keys: Vec<u64>,
+    select: Vec<u64>,
+    /// Rows matched by the current row's scan (length kept between rows).
+    hits: Vec<u32>,
+    /// Rows the last gather covered.
+    rows: Range<usize>,
+    /// Radius (cleaned) the last gather covered.
+    r: f32,
+    /// Length of the positions the last gather saw.
+    len: usize,
+}
+
+/// The candidate entries around one row, with their rows' unit velocities, for a sum
+/// over the neighbours in one pass without a list (the flocking sums:
+/// [`crate::behaviours::flocking::candidate_sums_x4`]). Entry arrays are each followed
+/// by [`super::GROUP`] never-matching entries.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidates<'a> {
+    pub xs: &'a [f32],
+    pub ys: &'a [f32],
+    pub ids: &'a [u32],
+    pub unit_xs: &'a [f32],
+    pub unit_ys: &'a [f32],
+    /// The three spans of entries (one per band of cells) that hold every row within
+    /// the query's radius of the row.
+    pub spans: [(usize, usize); 3],
+    /// The row and its position.
+    pub row: u32,
+    pub at: Vec2,
+    /// The query's squared radius and cap.
+    pub r2: f32,
+    pub cap: usize,
+}
+
+impl BatchNeighbours {
+    /// A scratch with empty buffers (they grow on first use and are then reused).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Prepare the chunk `rows` (clamped to `positions`) for scans at radius `r`: with
+    /// a k-d tree, one index query for the whole chunk (radius `r` around every row of
+    /// the chunk, i.e. `r` plus the chunk's extent around its centre). With
+    /// `unit_vels` (the rows' unit velocities), the candidates also store theirs, for
+    /// [`candidates`](Self::candidates). `index` must have been rebuilt over
+    /// `positions`.
+    pub fn gather(
+        &mut self,
+        index: &SpatialIndex,
+        positions: &[Vec2],
+        rows: Range<usize>,
+        r: f32,
+        unit_vels: Option<&[Vec2]>,
+    ) {
+        self.cands.clear();
+        self.row_cell.clear();
+        self.reach_cells = 0;
+        let n = addressable(positions.len());
+        let start = rows.start.min(n);
+        let end = rows.end.clamp(start, n);
+        let rows = start..end;
+        let r = clean_radius(r);
+        self.rows = rows.clone();
+        self.r = r;
+        self.len = positions.len();
+        let Inner::KdTree(tree) = &index.inner else {
+            // The grid is scanned in place.
+            return;
+        };
+        if rows.is_empty() {
+            return;
+        }
+        let reach = pad(r);
+        if !(reach * reach).is_finite() {
+            self.gather_all(positions);
+            return;
+        }
+        let Some(b) = Bounds::of(positions, rows.clone()) else {
+            // No finite row in the chunk: none has a neighbour.
+            return;
+        };
+        self.raw.clear();
+        match tree.gather(b, r, &mut self.raw) {
+            Some(ball) => {
+                self.bin(positions, rows, ball, reach);
+                if let Some(unit_vels) = unit_vels.filter(|u| u.len() >= positions.len()) {
+                    let c = &mut self.cands;
+                    c.size_unit_vels(true);
+                    copy_unit_vels(&c.ids, unit_vels, &mut c.unit_xs, &mut c.unit_ys);
+                }
+            }
+            None => self.gather_all(positions),
+        }
+    }
+
+    /// Bin the tree's candidates (in `raw`) into square cells of about one radius over
+    /// the queried ball's bounding square, by a counting sort. Cells are computed in
+    /// `f32` relative to the square's corner (a few dozen cells, so rounding is tiny and
+    /// covered by the slack in `reach_cells`).
+    fn bin(&mut self, positions: &[Vec2], rows: Range<usize>, ball: (Vec2, f32), reach: f32) {
+        let (centre, ball_r) = ball;
+        let m = self.raw.len();
+        let c = &mut self.cands;
+        let span = 2.0 * ball_r;
+        // At most about two cells per candidate.
+        let max_side_cells = (2.0 * m as f32 + 16.0).sqrt();
+        let mut side = (reach * CELL_PER_RADIUS as f32).max(span / max_side_cells);
+        if !(side > 0.0 && side.is_finite()) {
+            side = 1.0;
+        }
+        let n1 = ((span / side) as usize + 1).min(max_side_cells as usize + 1);
+        let (ox, oy, inv) = (centre.x - ball_r, centre.y - ball_r, 1.0 / side);
+        let top = (n1 - 1) as i32;
+        // Truncation (saturating, NaN to 0), then clamping: monotone in `v`, and every
+        // cell at least one unit wide.
+        let cell = |v: f32, o: f32| (((v - o) * inv) as i32).max(0).min(top) as u32;
+        c.cols = n1;
+        c.bands = n1;
+        self.reach_cells = reach_cells(f64::from(reach * inv), 1e-3 + 1e-6 * n1 as f64);
+        // With the empty border (see `CellTable`).
+        let stride = n1 + 2;
+        let cells = stride * stride;
+        c.starts.clear();
+        c.starts.resize(cells + 1, 0);
+        // Counting sort: coordinates and cell of every candidate, counts, ends of cells,
+        // then a backwards fill.
+        self.raw_x.clear();
+        self.raw_y.clear();
+        self.raw_cell.clear();
+        let at = |id: u32| positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
+        self.raw_x.extend(self.raw.iter().map(|&id| at(id).x));
+        self.raw_y.extend(self.raw.iter().map(|&id| at(id).y));
+        // A non-finite candidate never matches: any cell will do. Four at a time in
+        // vector lanes (a saturating truncation, like `cell`'s: the same cells), the
+        // rest one by one.
+        {
+            use wide::{f32x4, i32x4};
+            let (o4, inv4) = ((f32x4::splat(ox), f32x4::splat(oy)), f32x4::splat(inv));
+            let (zero, top4) = (i32x4::splat(0), i32x4::splat(top));
+            let lane = |v: &[f32], o: f32x4| -> [i32; 4] {
+                let v = f32x4::new([v[0], v[1], v[2], v[3]]);
+                ((v - o) * inv4).trunc_int().max(zero).min(top4).to_array()
+            };
+            let whole = m / 4 * 4;
+            for (gx, gy) in self.raw_x[..whole]
+                .chunks_exact(4)
+                .zip(self.raw_y[..whole].chunks_exact(4))
+            {
+                let (cx, cy) = (lane(gx, o4.0), lane(gy, o4.1));
+                self.raw_cell
+                    .extend((0..4).map(|l| (cy[l] as u32 + 1) * stride as u32 + cx[l] as u32 + 1));
+            }
+            self.raw_cell.extend(
+                self.raw_x[whole..]
+                    .iter()
+                    .zip(&self.raw_y[whole..])
+                    .map(|(&x, &y)| (cell(y, oy) + 1) * stride as u32 + cell(x, ox) + 1),
+            );
+        }
+        for &k in &self.raw_cell {
+            if let Some(o) = c.starts.get_mut(k as usize) {
+                *o += 1;
+            }
+        }
+        let mut acc = 0u32;
+        for o in &mut c.starts[..cells] {
+            acc += *o;
+            *o = acc;
+        }
+        c.starts[cells] = acc;
+        // The outputs keep their length between chunks (no clearing writes); only the
+        // first `m` entries and the padding after them are meaningful.
+        c.size_entries(m);
+        for (((&id, &k), &x), &y) in self
+            .raw
+            .iter()
+            .zip(&self.raw_cell)
+            .zip(&self.raw_x)
+            .zip(&self.raw_y)
+            .rev()
+        {
+            let Some(slot) = c.starts.get_mut(k as usize) else {
+                continue;
+            };
+            *slot -= 1;
+            let j = *slot as usize;
+            if let (Some(sx), Some(sy), Some(si)) =
+                (c.xs.get_mut(j), c.ys.get_mut(j), c.ids.get_mut(j))
+            {
+                (*sx, *sy, *si) = (x, y, id);
+            }
+        }
+        self.row_cell.extend(positions[rows].iter().map(|p| {
+            if p.is_finite() {
+                (cell(p.y, oy) + 1) * stride as u32 + cell(p.x, ox) + 1
+            } else {
+                NO_CELL
+            }
+        }));
+    }
+
+    /// Every row is a candidate (overflowing radius, or an index that could not bound
+    /// the query), in one cell that every row of the chunk scans.
+    fn gather_all(&mut self, positions: &[Vec2]) {
+        let n = addressable(positions.len());
+        let c = &mut self.cands;
+        c.clear();
+        c.cols = 1;
+        c.bands = 1;
+        // The one cell (id 4), and its empty border (see `CellTable`).
+        c.starts.extend([0, 0, 0, 0, 0]);
+        c.starts.extend([n as u32; 5]);
+        c.size_entries(n);
+        for (i, p) in positions[..n].iter().enumerate() {
+            (c.xs[i], c.ys[i], c.ids[i]) = (p.x, p.y, i as u32);
+        }
+        self.reach_cells = 0;
+        self.row_cell.clear();
+        self.row_cell.resize(self.rows.len(), 4);
+    }
+
+    /// Whether the last gather covered `row` at a radius of at least `r` over these
+    /// positions.
+    #[inline]
+    fn gathered(&self, positions: &[Vec2], row: usize, r: f32) -> bool {
+        self.rows.contains(&row) && r <= self.r && positions.len() == self.len
+    }
+
+    /// The neighbours of `row` by `query`: the rows within its radius of
+    /// `positions[row]` (inclusive: `d2 <= r * r` by [`super::dist2`]), excluding
+    /// `row`, capped to the `cap` nearest by `(d2, row)`, in scan order (or sorted, as
+    /// the query says). Returned in this scratch's own buffer, valid until its next
+    /// use. `index` must have been rebuilt over `positions`; with a k-d tree, `row`
+    /// should belong to the last gathered chunk (otherwise the answer is still exact
+    /// but computed by a brute-force scan, in row order).
+    ///
+    /// The one entry point of the neighbour scan. Out of line: the steering kernels
+    /// call it once per agent that needs a list, and it costs less as a call than
+    /// inlined into them (`docs/optimisations.md`, fifth round: `scan_prepared`).
+    #[inline(never)]
+    pub fn scan(
+        &mut self,
+        index: &SpatialIndex,
+        positions: &[Vec2],
+        row: usize,
+        query: &NeighbourQuery,
+    ) -> &[u32] {
+        let q = query;
+        if row >= addressable(positions.len()) || q.cap == 0 {
+            return &[];
+        }
+        let p = positions[row];
+        let me = row as u32;
+        let gathered = self.gathered(positions, row, q.r);
+        let hits = &mut self.hits;
+        let found = match &index.inner {
+            Inner::Grid(g) if g.len() == positions.len() && q.finite => {
+                let cell = g.cell_of(row).unwrap_or(NO_CELL);
+                scan_cells(g.cells(), (cell, q.grid_cells), p, q.r2, me, hits)
+            }
+            Inner::KdTree(_) if gathered => {
+                let local = row - self.rows.start;
+                let cell = self.row_cell.get(local).copied().unwrap_or(NO_CELL);
+                scan_cells(&self.cands, (cell, self.reach_cells), p, q.r2, me, hits)
+            }
+            _ => {
+                brute::brute_keys(positions, row, q.r, &mut self.keys);
+                hits.clear();
+                hits.extend(self.keys.iter().map(|&k| k as u32));
+                hits.len()
+            }
+        };
+        let found = found.min(self.hits.len());
+        let kept = if found <= q.cap {
+            found
+        } else {
+            let keys = (&mut self.keys, &mut self.select);
+            keep_nearest(positions, p, &mut self.hits[..found], q.cap, q.r2, keys)
+        };
+        if q.sorted {
+            sort_by_distance(positions, p, &mut self.hits[..kept], &mut self.keys);
+        }
+        &self.hits[..kept]
+    }
+
+    /// The candidates around `row` with their unit velocities, for a one-pass sum over
+    /// its neighbours by `query` ([`Candidates`]). `None` where that does not apply,
+    /// and the caller scans instead: candidates without unit velocities (a grid rebuilt
+    /// or a chunk gathered without them, or a row outside the last gather), a reach
+    /// beyond one cell, or a cap of zero.
+    #[inline(always)]
+    pub(crate) fn candidates<'a>(
+        &'a self,
+        index: &'a SpatialIndex,
+        positions: &[Vec2],
+        row: usize,
+        query: &NeighbourQuery,
+    ) -> Option<Candidates<'a>> {
+        let q = query;
+        if !q.finite || q.cap == 0 {
+            return None;
+        }
+        let at = *positions.get(row)?;
+        let (table, cell) = match &index.inner {
+            Inner::Grid(g) => {
+                if q.grid_cells != 1 || g.len() != positions.len() {
+                    return None;
+                }
+                (g.cells(), g.cell_of(row)?)
+            }
+            Inner::KdTree(_) => {
+                if !self.gathered(positions, row, q.r) || self.reach_cells != 1 {
+                    return None;
+                }
+                (&self.cands, *self.row_cell.get(row - self.rows.start)?)
+            }
+        };
+        let (unit_xs, unit_ys) = table.unit_vels()?;
+        let (xs, ys, ids) = table.entries();
+        Some(Candidates {
+            xs,
+            ys,
+            ids,
+            unit_xs,
+            unit_ys,
+            spans: table.spans3(cell)?,
+            row: row as u32,
+            at,
+            r2: q.r2,
+            cap: q.cap,
+        })
+    }
+}
+
+/// The scan of `row` at `p` over the cells within `k` of its cell `cell`: at fixed
+/// offsets from the cell id for the usual reach of one cell, out of line
+/// ([`scan_window`]) otherwise.
+#[inline(always)]
+fn scan_cells(
+    table: &CellTable,
+    (cell, k): (u32, u32),
+    p: Vec2,
+    r2: f32,
+    row: u32,
+    hits: &mut Vec<u32>,
+) -> usize {
+    if k == 1 {
+        match table.spans3(cell) {
+            Some(spans) => scan_spans(table.entries(), spans.into_iter(), p, r2, row, hits),
+            None => 0,
+        }
+    } else {
+        scan_window(table, (cell, k), p, r2, row, hits)
+    }
+}

@@ -1,0 +1,258 @@
+//! The scan's inner loops: the rows of a span of cell entries within a radius, four
+//! entries at a time, compacted without branches; and the selection of the nearest
+//! rows of an over-full list.
+
+use glam::Vec2;
+
+use super::cells::CellTable;
+use super::{dist2, GROUP};
+
+/// Sort key of a match: the squared distance's bits (monotone for non-negative,
+/// non-NaN floats) above the row index, so integer order is `(d2, row)` order.
+#[inline(always)]
+pub(super) fn dist_key(d2: f32, row: u32) -> u64 {
+    (u64::from(d2.to_bits()) << 32) | u64::from(row)
+}
+
+/// The rows of the entries in `spans` (each `(start, end)`) within `r2` of `p`, except
+/// `row` itself, written to the front of `hits` (grown as needed); returns how many.
+/// Inlined always: the scan's hot loop (left to the compiler in its own module, it
+/// was called instead, +40 instructions per agent-tick in `leader_squads`).
+#[inline(always)]
+pub(super) fn scan_spans(
+    entries: (&[f32], &[f32], &[u32]),
+    spans: impl Iterator<Item = (usize, usize)>,
+    p: Vec2,
+    r2: f32,
+    row: u32,
+    hits: &mut Vec<u32>,
+) -> usize {
+    let mut found = 0;
+    for (s, e) in spans {
+        grow_hits(hits, found + (e - s) + GROUP);
+        found = scan_span(entries, s, e, p, r2, row, hits, found);
+    }
+    found
+}
+
+/// [`scan_spans`] over the cells within `k` cells of `cell` of `table`: the wide reach,
+/// out of line so that the hot scan keeps one copy of the span loop per index kind
+/// (with both inlined, the compiler's choices cost the k-d tree profiles ~11
+/// instructions per agent-tick: `docs/optimisations.md`, fifth round).
+#[inline(never)]
+pub(super) fn scan_window(
+    table: &CellTable,
+    (cell, k): (u32, u32),
+    p: Vec2,
+    r2: f32,
+    row: u32,
+    hits: &mut Vec<u32>,
+) -> usize {
+    let Some((c0, c1, b0, b1)) = table.window(cell, k) else {
+        return 0;
+    };
+    let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
+    scan_spans(table.entries(), spans, p, r2, row, hits)
+}
+
+/// Append to `hits` (from `hits[found]` on) the rows of the entries `s..e` within
+/// `r2` of `p`, except `row` itself; returns the new count. The entries are read in
+/// groups of [`GROUP`] (the arrays carry [`GROUP`] never-matching entries at their
+/// end, so this stays in bounds); lanes past `e` are masked off. `hits` must have room
+/// for `found + (e - s)` ids plus [`GROUP`] (every lane of a group is written).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn scan_span(
+    (xs, ys, ids): (&[f32], &[f32], &[u32]),
+    s: usize,
+    e: usize,
+    p: Vec2,
+    r2: f32,
+    row: u32,
+    hits: &mut [u32],
+    mut found: usize,
+) -> usize {
+    let mut i = s;
+    while i < e {
+        let (Some(gx), Some(gy), Some(gi)) = (
+            xs.get(i..i + GROUP),
+            ys.get(i..i + GROUP),
+            ids.get(i..i + GROUP),
+        ) else {
+            break;
+        };
+        let (Ok(gx), Ok(gy), Ok(gi)) = (
+            <&[f32; GROUP]>::try_from(gx),
+            <&[f32; GROUP]>::try_from(gy),
+            <&[u32; GROUP]>::try_from(gi),
+        ) else {
+            break;
+        };
+        let mut mask = group_mask(gx, gy, p, r2) & !lanes_equal(gi, row);
+        // Lanes past the span's end are masked off (without a branch: whether this is
+        // the span's last, partial group is as irregular as the span lengths).
+        mask &= (1 << (e - i).min(GROUP)) - 1;
+        // Branch-free compaction: every lane's id is written at the next free slot,
+        // which advances only for a match (the number of matches per group is too
+        // irregular for a branch to predict).
+        let Some(out) = hits.get_mut(found..found + GROUP) else {
+            break;
+        };
+        let mut n = 0;
+        for (l, &id) in gi.iter().enumerate() {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = id;
+            }
+            n += ((mask >> l) & 1) as usize;
+        }
+        found += n;
+        i += GROUP;
+    }
+    found
+}
+
+/// The bit mask (bit `l` for lane `l`) of the lanes of `ids` equal to `row`.
+#[inline(always)]
+fn lanes_equal(ids: &[u32; GROUP], row: u32) -> u32 {
+    use wide::u32x4;
+    u32x4::new(*ids).simd_eq(u32x4::splat(row)).to_bitmask()
+}
+
+/// The bit mask (bit `l` for lane `l`) of the entries of one group within `r2` of `p`
+/// by [`dist2`]: one 4-lane vector (SSE on x86-64, NEON on aarch64), whose compare and
+/// sign-bit extraction build the mask.
+#[inline(always)]
+fn group_mask(gx: &[f32; GROUP], gy: &[f32; GROUP], p: Vec2, r2: f32) -> u32 {
+    use wide::f32x4;
+    // `dist2`: dx = q.x - p.x, dy = q.y - p.y, dx * dx + dy * dy, in that order.
+    let dx = f32x4::new(*gx) - f32x4::splat(p.x);
+    let dy = f32x4::new(*gy) - f32x4::splat(p.y);
+    let d2 = dx * dx + dy * dy;
+    d2.simd_le(f32x4::splat(r2)).to_bitmask()
+}
+
+/// Fewest entries the per-row hit buffer holds once used: room for the windows of
+/// dense crowds from the start, so that it rarely grows after warm-up.
+const MIN_HITS: usize = 512;
+
+/// Make room for `n` row ids in `hits` (its length is kept between rows: whoever
+/// fills it writes before reading).
+#[inline]
+fn grow_hits(hits: &mut Vec<u32>, n: usize) {
+    if hits.len() < n {
+        grow_hits_cold(hits, n);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn grow_hits_cold(hits: &mut Vec<u32>, n: usize) {
+    hits.resize(n.next_power_of_two().max(MIN_HITS), 0);
+}
+
+/// Over-full: keep, of `hits`, the `cap` nearest to `p` by `(d2, row)`, in scan order,
+/// at the front; returns how many (`cap`). `keys` and `select` are scratch. Out of
+/// line: rare for most crowds, and kept out of the kernels that inline the scan.
+#[inline(never)]
+pub(super) fn keep_nearest(
+    positions: &[Vec2],
+    p: Vec2,
+    hits: &mut [u32],
+    cap: usize,
+    r2: f32,
+    (keys, select): (&mut Vec<u64>, &mut Vec<u64>),
+) -> usize {
+    // The keys are recomputed with the scan's own distance arithmetic ([`dist2`]).
+    keys.clear();
+    keys.extend(hits.iter().map(|&h| {
+        let q = positions[h as usize];
+        dist_key(dist2(p.x, p.y, q.x, q.y), h)
+    }));
+    // Keys are distinct (rows are), so exactly `cap` keys are <= the cap-th smallest.
+    let last = kth_smallest(keys, cap, r2, select);
+    // Branch-free compaction, as in the scan. Truncation keeps the low 32 bits of
+    // a key: the row.
+    let mut kept = 0;
+    for (i, &k) in keys.iter().enumerate() {
+        hits[kept.min(i)] = k as u32;
+        kept += usize::from(k <= last);
+    }
+    kept.min(cap)
+}
+
+/// Sort `hits` by `(d2, row)` from `p` (the [`NeighbourQuery::sorted`] option).
+///
+/// [`NeighbourQuery::sorted`]: super::NeighbourQuery::sorted
+#[cold]
+pub(super) fn sort_by_distance(positions: &[Vec2], p: Vec2, hits: &mut [u32], keys: &mut Vec<u64>) {
+    keys.clear();
+    keys.extend(hits.iter().map(|&h| {
+        let q = positions[h as usize];
+        dist_key(dist2(p.x, p.y, q.x, q.y), h)
+    }));
+    keys.sort_unstable();
+    for (h, &k) in hits.iter_mut().zip(keys.iter()) {
+        *h = k as u32;
+    }
+}
+
+/// Buckets of squared distance (as fractions of the squared radius) that
+/// [`kth_smallest`] counts the keys into.
+const BUCKETS: usize = 32;
+
+/// Longest list [`kth_smallest`] buckets (on the stack); longer ones use a general
+/// selection.
+const MAX_BUCKETED: usize = 256;
+
+/// The `k`-th smallest of `keys` (`1 <= k <= keys.len()`), keys whose squared
+/// distances (their high bits) lie within `0..=r2`. `scratch` is reused.
+///
+/// A counting pass puts every key in one of [`BUCKETS`] equal slices of `0..=r2`
+/// (monotone in the squared distance, so in key order); the `k`-th smallest is in the
+/// first bucket where the running count reaches `k`, and only that bucket's few keys
+/// are sorted. Branch-free except for that small sort: a general selection over a
+/// crowded window mispredicts a branch for most keys (`circle` 10k: 58.5 → 28.1
+/// mispredicted branches per agent-tick; inlined into [`keep_nearest`], 12 fewer
+/// instructions per agent-tick than called: `docs/optimisations.md`).
+#[inline(always)]
+pub(super) fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u64>) -> u64 {
+    let k = k.clamp(1, keys.len().max(1));
+    if keys.len() > MAX_BUCKETED {
+        scratch.clear();
+        scratch.extend_from_slice(keys);
+        let (_, &mut kth, _) = scratch.select_nth_unstable(k - 1);
+        return kth;
+    }
+    let scale = BUCKETS as f32 / r2;
+    let mut of = [0u8; MAX_BUCKETED];
+    let mut hist = [0u32; BUCKETS];
+    for (o, &key) in of.iter_mut().zip(keys) {
+        // NaN (a zero radius: every d2 is 0) truncates to bucket 0.
+        let b = ((f32::from_bits((key >> 32) as u32) * scale) as usize).min(BUCKETS - 1);
+        *o = b as u8;
+        hist[b] += 1;
+    }
+    let (mut at, mut below) = ((BUCKETS - 1) as u8, 0usize);
+    for (b, &h) in hist.iter().enumerate() {
+        if below + h as usize >= k {
+            at = b as u8;
+            break;
+        }
+        below += h as usize;
+    }
+    // The keys of that bucket, compacted without a branch into the scratch (its
+    // length is kept between calls, so it is not cleared: only its first `n` entries
+    // are read).
+    if scratch.len() < keys.len() {
+        scratch.resize(keys.len(), 0);
+    }
+    let best = &mut scratch[..keys.len()];
+    let mut n = 0;
+    for (i, (&key, &o)) in keys.iter().zip(&of).enumerate() {
+        best[n.min(i)] = key;
+        n += usize::from(o == at);
+    }
+    let need = (k - below).clamp(1, n.max(1));
+    let (_, &mut kth, _) = best[..n.max(1)].select_nth_unstable(need - 1);
+    kth
+}

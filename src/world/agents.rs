@@ -1,0 +1,264 @@
+//! The agent half of the world's API: spawning and despawning, reading agents by handle
+//! or as whole columns, and changing them between ticks.
+
+use glam::Vec2;
+
+use crate::agents::{AgentId, AgentSpec, GroupId, Target};
+use crate::error::{finite, finite_vec, positive, Result, ThrongError};
+use crate::group::Behaviour;
+use crate::math::{normalize_or_zero, truncate};
+
+use super::World;
+
+impl World {
+    /// Spawn an agent. Its random stream is seeded from the world seed and its
+    /// id. Between ticks only.
+    pub fn spawn(&mut self, spec: AgentSpec) -> Result<AgentId> {
+        spec.validate()?;
+        let group = self
+            .groups
+            .get(spec.group.index())
+            .ok_or(ThrongError::UnknownGroup(spec.group))?;
+        self.check_target(spec.target)?;
+        self.check_target(spec.target2)?;
+        let wander = group
+            .behaviours
+            .iter()
+            .find_map(|b| match &b.behaviour {
+                Behaviour::Wander(p) => Some(*p),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let row = u32::try_from(self.cols.len()).map_err(|_| ThrongError::Capacity("agents"))?;
+        let progress = group.path().map_or(0.0, |(path, _)| {
+            let p = &self.paths[path.index()];
+            p.project(spec.position, 0.0, p.length()).0
+        });
+        let id = self
+            .slots
+            .alloc(row)
+            .ok_or(ThrongError::Capacity("agents"))?;
+        self.cols.push(id, &spec, self.config.seed, &wander);
+        self.cols.memory[row as usize].path_progress = progress;
+        Ok(id)
+    }
+
+    /// Remove an agent. Every other handle stays valid. Agents targeting it lose
+    /// their target (it acts as none).
+    pub fn despawn(&mut self, id: AgentId) -> Result<()> {
+        let row = self.row(id)?;
+        if let Some(moved) = self.cols.swap_remove(row) {
+            self.slots.set_row(moved, row as u32);
+        }
+        self.slots.free(id);
+        Ok(())
+    }
+
+    /// Whether `id` names a live agent.
+    #[must_use]
+    pub fn contains(&self, id: AgentId) -> bool {
+        self.slots.row(id).is_some()
+    }
+
+    /// Number of live agents.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// Whether the world has no agents.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cols.len() == 0
+    }
+
+    /// The current row of an agent in the slices below. Rows change when agents
+    /// are despawned or re-sorted; look them up again after each tick.
+    pub fn row(&self, id: AgentId) -> Result<usize> {
+        self.slots
+            .row(id)
+            .map(|r| r as usize)
+            .ok_or(ThrongError::UnknownAgent(id))
+    }
+
+    /// The handle of every row.
+    #[must_use]
+    pub fn ids(&self) -> &[AgentId] {
+        &self.cols.id
+    }
+
+    /// Positions, by row.
+    #[must_use]
+    pub fn positions(&self) -> &[Vec2] {
+        &self.cols.pos
+    }
+
+    /// Velocities, by row.
+    #[must_use]
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.cols.vel
+    }
+
+    /// Headings (radians clockwise from +y), by row.
+    #[must_use]
+    pub fn headings(&self) -> &[f32] {
+        &self.cols.heading
+    }
+
+    /// Angular velocities (radians per second), by row.
+    #[must_use]
+    pub fn rotations(&self) -> &[f32] {
+        &self.cols.rotation
+    }
+
+    /// Group index of every row.
+    #[must_use]
+    pub fn group_indices(&self) -> &[u16] {
+        &self.cols.group
+    }
+
+    /// Body radii, by row.
+    #[must_use]
+    pub fn radii(&self) -> &[f32] {
+        &self.cols.radius
+    }
+
+    /// Maximum speeds, by row.
+    #[must_use]
+    pub fn max_speeds(&self) -> &[f32] {
+        &self.cols.max_speed
+    }
+
+    /// The steering force (or kinematic velocity) computed for each row in the
+    /// last tick.
+    pub fn forces(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        self.cols.out.iter().map(|o| o.linear)
+    }
+
+    /// An agent's position.
+    pub fn position(&self, id: AgentId) -> Result<Vec2> {
+        Ok(self.cols.pos[self.row(id)?])
+    }
+
+    /// An agent's velocity.
+    pub fn velocity(&self, id: AgentId) -> Result<Vec2> {
+        Ok(self.cols.vel[self.row(id)?])
+    }
+
+    /// An agent's heading.
+    pub fn heading(&self, id: AgentId) -> Result<f32> {
+        Ok(self.cols.heading[self.row(id)?])
+    }
+
+    /// An agent's group.
+    pub fn agent_group(&self, id: AgentId) -> Result<GroupId> {
+        Ok(GroupId(self.cols.group[self.row(id)?]))
+    }
+
+    /// An agent's primary target.
+    pub fn target(&self, id: AgentId) -> Result<Target> {
+        Ok(self.cols.target[self.row(id)?])
+    }
+
+    /// Move an agent (between ticks).
+    pub fn set_position(&mut self, id: AgentId, p: Vec2) -> Result<()> {
+        finite_vec("position", p)?;
+        let row = self.row(id)?;
+        self.cols.pos[row] = p;
+        Ok(())
+    }
+
+    /// Set an agent's velocity (truncated to its maximum speed).
+    pub fn set_velocity(&mut self, id: AgentId, v: Vec2) -> Result<()> {
+        finite_vec("velocity", v)?;
+        let row = self.row(id)?;
+        self.cols.vel[row] = truncate(v, self.cols.max_speed[row]);
+        self.cols.unit_vel[row] = normalize_or_zero(self.cols.vel[row]);
+        Ok(())
+    }
+
+    /// Set an agent's heading.
+    pub fn set_heading(&mut self, id: AgentId, heading: f32) -> Result<()> {
+        finite("heading", heading)?;
+        let row = self.row(id)?;
+        self.cols.heading[row] = crate::math::wrap_angle(heading);
+        Ok(())
+    }
+
+    /// Set an agent's primary target. An agent target must be live.
+    pub fn set_target(&mut self, id: AgentId, target: Target) -> Result<()> {
+        self.check_target(target)?;
+        let row = self.row(id)?;
+        self.cols.target[row] = target;
+        Ok(())
+    }
+
+    /// Set the primary target of every agent of `ids` to `target` (a rally point for a
+    /// crowd, say): one validation of the target, then one write per agent. Nothing is
+    /// written unless every handle is live.
+    pub fn set_targets(&mut self, ids: &[AgentId], target: Target) -> Result<()> {
+        self.check_target(target)?;
+        if let Some(&bad) = ids.iter().find(|&&id| self.slots.row(id).is_none()) {
+            return Err(ThrongError::UnknownAgent(bad));
+        }
+        for &id in ids {
+            if let Some(row) = self.slots.row(id) {
+                self.cols.target[row as usize] = target;
+            }
+        }
+        Ok(())
+    }
+
+    /// Set the primary target of every agent of `group` to `target` (the whole group
+    /// chases one point, say): one validation, then one pass over the rows in storage
+    /// order, with no handle lookups. Nothing is written if the group is unknown or
+    /// the target is invalid.
+    pub fn set_group_target(&mut self, group: GroupId, target: Target) -> Result<()> {
+        if group.index() >= self.groups.len() {
+            return Err(ThrongError::UnknownGroup(group));
+        }
+        self.check_target(target)?;
+        for (t, &g) in self.cols.target.iter_mut().zip(&self.cols.group) {
+            if g == group.0 {
+                *t = target;
+            }
+        }
+        Ok(())
+    }
+
+    /// Set an agent's secondary target (the second agent of interpose).
+    pub fn set_target2(&mut self, id: AgentId, target: Target) -> Result<()> {
+        self.check_target(target)?;
+        let row = self.row(id)?;
+        self.cols.target2[row] = target;
+        Ok(())
+    }
+
+    /// Set an agent's mass, maximum speed and maximum force.
+    pub fn set_limits(
+        &mut self,
+        id: AgentId,
+        mass: f32,
+        max_speed: f32,
+        max_force: f32,
+    ) -> Result<()> {
+        positive("mass", mass)?;
+        crate::error::non_negative("max_speed", max_speed)?;
+        crate::error::non_negative("max_force", max_force)?;
+        let row = self.row(id)?;
+        self.cols.mass[row] = mass;
+        self.cols.max_speed[row] = max_speed;
+        self.cols.max_force[row] = max_force;
+        self.cols.vel[row] = truncate(self.cols.vel[row], max_speed);
+        self.cols.unit_vel[row] = normalize_or_zero(self.cols.vel[row]);
+        Ok(())
+    }
+
+    fn check_target(&self, target: Target) -> Result<()> {
+        crate::agents::validate_target("target", target)?;
+        if let Target::Agent(t) = target {
+            self.row(t)?;
+        }
+        Ok(())
+    }
+}

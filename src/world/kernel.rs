@@ -1,0 +1,314 @@
+//! The per-agent steering kernel ([`steer_one`]): an agent's neighbour work, then its
+//! group's behaviours dispatched one by one and combined as the group says. Shared by
+//! the parallel pass and the tests; the four-agent kernel ([`super::kernel_x4`]) gives
+//! bitwise the same outputs for the groups it serves.
+
+use glam::Vec2;
+
+use crate::agents::{Memory, SteerOut};
+use crate::behaviours::angular::{align, face, look_where_you_are_going, velocity_match};
+use crate::behaviours::approach::{approach_step, WalkerState};
+use crate::behaviours::flocking::{
+    alignment, cohesion, separation, FlockForces, Neighbour, SeparationParams,
+};
+use crate::behaviours::kinematic::{
+    kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_wander, KinematicOutput,
+};
+use crate::behaviours::leader::{leader_follow, LeaderSight};
+use crate::behaviours::obstacles::obstacle_avoidance;
+use crate::behaviours::path::follow_path;
+use crate::behaviours::tactics::{hide, interpose, offset_pursuit};
+use crate::behaviours::targeting::{arrive, evade, flee, pursuit, seek, Body};
+use crate::behaviours::walls::wall_avoidance;
+use crate::behaviours::wander::wander;
+use crate::behaviours::{AgentState, Steering};
+use crate::combine::{accumulate_force, dither_pick, Combination};
+use crate::group::{Behaviour, Movement};
+use crate::math::truncate;
+use crate::rng::AgentRng;
+
+use super::neighbours::perceive;
+use super::sight::NO_LEADER;
+use super::steer::{SteerCtx, SteerScratch};
+
+/// One behaviour's contribution before weighting.
+#[derive(Clone, Copy, Default)]
+struct Contribution {
+    /// Force (steering groups) or velocity (kinematic groups).
+    linear: Vec2,
+    /// Angular acceleration (steering) or rotation (kinematic).
+    angular: f32,
+    /// A heading to set directly (kinematic behaviours that face their motion).
+    heading: Option<f32>,
+}
+
+impl Contribution {
+    fn force(linear: Vec2) -> Self {
+        Self {
+            linear,
+            ..Self::default()
+        }
+    }
+
+    fn steering(s: Steering) -> Self {
+        Self {
+            linear: s.linear,
+            angular: s.angular,
+            heading: None,
+        }
+    }
+
+    fn kinematic(k: KinematicOutput) -> Self {
+        Self {
+            linear: k.velocity,
+            angular: k.rotation,
+            heading: k.heading,
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.linear == Vec2::ZERO && self.angular == 0.0 && self.heading.is_none()
+    }
+}
+
+/// The per-agent state a behaviour may update (each agent its own row).
+pub(super) struct AgentMut<'a> {
+    pub rng: &'a mut AgentRng,
+    pub memory: &'a mut Memory,
+    pub walker: &'a mut WalkerState,
+}
+
+/// The behaviour dispatch of one agent: what `steer_one` knows of the agent, its
+/// target and its neighbours, with the per-agent memory it may update. A method
+/// marked `inline(always)` rather than a closure, so that the dispatch is compiled
+/// into each combination's loop instead of being called once per behaviour.
+struct Dispatch<'c, 'a> {
+    ctx: &'c SteerCtx<'a>,
+    row: usize,
+    me: AgentState,
+    my_slot: u32,
+    target: Option<Body>,
+    target_row: Option<usize>,
+    neighbours: &'c [Neighbour],
+    flock: Option<(FlockForces, SeparationParams)>,
+    memory: &'c mut Memory,
+    walker: &'c mut WalkerState,
+}
+
+impl Dispatch<'_, '_> {
+    /// One behaviour's contribution before weighting.
+    #[inline(always)]
+    fn eval(&mut self, b: &Behaviour, rng: &mut AgentRng) -> Contribution {
+        // Fields are read where an arm needs them, not copied out up front: this runs
+        // once per behaviour of every agent.
+        let (ctx, row, my_slot) = (self.ctx, self.row, self.my_slot);
+        let (target, target_row, flock) = (&self.target, self.target_row, &self.flock);
+        let me = &self.me;
+        let neighbours = self.neighbours;
+        let memory = &mut *self.memory;
+        let walker = &mut *self.walker;
+        // A generic function rather than a closure over `&dyn Fn`: each arm's force is
+        // compiled in place instead of called through a vtable.
+        #[inline(always)]
+        fn on_target(target: &Option<Body>, f: impl FnOnce(Body) -> Vec2) -> Contribution {
+            Contribution::force(target.map_or(Vec2::ZERO, f))
+        }
+        match b {
+            Behaviour::Seek => on_target(target, |t| seek(me, t.pos)),
+            Behaviour::Flee(p) => on_target(target, |t| flee(me, t.pos, p)),
+            Behaviour::Arrive(p) => on_target(target, |t| arrive(me, t.pos, p)),
+            Behaviour::Pursuit => on_target(target, |t| pursuit(me, &t)),
+            Behaviour::Evade(p) => on_target(target, |t| evade(me, &t, p)),
+            Behaviour::Wander(p) => {
+                let (force, local) = wander(me, memory.wander, p, ctx.dt, rng);
+                memory.wander = local;
+                Contribution::force(force)
+            }
+            Behaviour::Separation(p) => Contribution::force(match flock {
+                Some((f, fp)) if fp == p => f.separation,
+                _ => separation(me, my_slot, neighbours, p),
+            }),
+            Behaviour::Cohesion => Contribution::force(match flock {
+                Some((f, _)) => f.cohesion,
+                None => cohesion(me, neighbours),
+            }),
+            Behaviour::Alignment => Contribution::force(match flock {
+                Some((f, _)) => f.alignment,
+                None => alignment(me, neighbours),
+            }),
+            Behaviour::Approach(p) => match target {
+                Some(t) => {
+                    let (force, next) = approach_step(me, t.pos, walker, p, rng);
+                    *walker = next;
+                    Contribution::force(force)
+                }
+                None => Contribution::default(),
+            },
+            Behaviour::Align(p) => target_row.map_or_else(Contribution::default, |r| {
+                Contribution::steering(align(me, ctx.heading[r], p))
+            }),
+            Behaviour::Face(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::steering(face(me, t.pos, p))
+            }),
+            Behaviour::LookWhereYouAreGoing(p) => {
+                Contribution::steering(look_where_you_are_going(me, p))
+            }
+            Behaviour::VelocityMatch(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::steering(velocity_match(me, t.vel, p))
+            }),
+            Behaviour::KinematicSeek => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_seek(me, t.pos))
+            }),
+            Behaviour::KinematicFlee => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_flee(me, t.pos))
+            }),
+            Behaviour::KinematicArrive(p) => target.map_or_else(Contribution::default, |t| {
+                Contribution::kinematic(kinematic_arrive(me, t.pos, p))
+            }),
+            Behaviour::KinematicWander(p) => Contribution::kinematic(kinematic_wander(me, p, rng)),
+            Behaviour::WallAvoidance(p) => Contribution::force(wall_avoidance(me, ctx.walls, p)),
+            Behaviour::ObstacleAvoidance(p) => {
+                Contribution::force(obstacle_avoidance(me, ctx.obstacles, p))
+            }
+            Behaviour::FollowPath { path, params } => match ctx.paths.get(path.index()) {
+                Some(path) => {
+                    let (force, progress) = follow_path(me, path, memory.path_progress, params);
+                    memory.path_progress = progress;
+                    Contribution::force(force)
+                }
+                None => Contribution::default(),
+            },
+            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2[row])) {
+                (Some(a), Some(b)) => Contribution::force(interpose(me, a, &b, p)),
+                _ => Contribution::default(),
+            },
+            Behaviour::Hide(p) => on_target(target, |hunter| hide(me, &hunter, ctx.obstacles, p)),
+            Behaviour::OffsetPursuit(p) => target_row.map_or_else(Contribution::default, |lr| {
+                let leader = ctx.leader_view(lr);
+                Contribution::force(offset_pursuit(me, &leader, ctx.offset[row], p))
+            }),
+            Behaviour::LeaderFollow { leader, separation } => {
+                let seen_by = ctx.sighted_by.get(row).copied().unwrap_or(NO_LEADER);
+                let mut force = Vec2::ZERO;
+                if let Some(lr) = target_row {
+                    let sight = if seen_by == lr as u32 {
+                        LeaderSight::InSight
+                    } else {
+                        LeaderSight::OutOfSight
+                    };
+                    let view = ctx.leader_view(lr);
+                    force +=
+                        leader_follow(me, my_slot, &view, sight, neighbours, separation, leader);
+                }
+                if seen_by != NO_LEADER && Some(seen_by as usize) != target_row {
+                    // In the way of another squad's leader: step aside too.
+                    force += evade(me, &ctx.leader_view(seen_by as usize).body, &leader.evade);
+                }
+                Contribution::force(force)
+            }
+            Behaviour::GiveWay(p) => match ctx.sighted_by.get(row).copied().unwrap_or(NO_LEADER) {
+                NO_LEADER => Contribution::default(),
+                lr => Contribution::force(evade(me, &ctx.leader_view(lr as usize).body, p)),
+            },
+        }
+    }
+}
+
+/// The steering kernel of one agent: shared by the parallel pass and by tests.
+pub(super) fn steer_one(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    m: AgentMut<'_>,
+    s: &mut SteerScratch,
+) -> SteerOut {
+    let g_idx = ctx.group[row] as usize;
+    let g = &ctx.groups[g_idx];
+    let me = ctx.state(row);
+    let my_slot = ctx.id[row].index();
+    let seen = perceive(ctx, (g_idx, row), || me, s);
+    let (flock, count) = (seen.flock.forces(&me), seen.count);
+    let target_row = ctx.target_row(ctx.target[row]);
+    let target = ctx.resolve(ctx.target[row]);
+    let AgentMut {
+        rng,
+        memory,
+        walker,
+    } = m;
+    let neighbours = &s.neighbours;
+    let mut dispatch = Dispatch {
+        ctx,
+        row,
+        me,
+        my_slot,
+        target,
+        target_row,
+        neighbours,
+        flock,
+        memory,
+        walker,
+    };
+    let out = match (g.movement, g.combination) {
+        // Kinematic groups: weighted sum of velocities and rotations; the first
+        // behaviour that sets a heading sets it. The integrator clamps speed.
+        (Movement::Kinematic, _) => {
+            let mut sum = Contribution::default();
+            for b in &g.behaviours {
+                let c = dispatch.eval(&b.behaviour, rng);
+                sum.linear += c.linear * b.weight;
+                sum.angular += c.angular * b.weight;
+                sum.heading = sum.heading.or(c.heading);
+            }
+            sum
+        }
+        (Movement::Steering, Combination::WeightedSum) => {
+            let mut sum = Contribution::default();
+            for b in &g.behaviours {
+                let c = dispatch.eval(&b.behaviour, rng);
+                sum.linear += c.linear * b.weight;
+                sum.angular += c.angular * b.weight;
+            }
+            sum.linear = truncate(sum.linear, me.max_force);
+            sum
+        }
+        (Movement::Steering, Combination::Prioritized) => {
+            let mut sum = Contribution::default();
+            for b in &g.behaviours {
+                let c = dispatch.eval(&b.behaviour, rng);
+                sum.angular += c.angular * b.weight;
+                if !accumulate_force(&mut sum.linear, c.linear * b.weight, me.max_force) {
+                    break;
+                }
+            }
+            sum
+        }
+        (Movement::Steering, Combination::Dithered) => {
+            let mut chosen = Contribution::default();
+            for b in &g.behaviours {
+                if b.probability > 0.0 && dither_pick(rng, b.probability) {
+                    let c = dispatch.eval(&b.behaviour, rng);
+                    if !c.is_zero() {
+                        let scale = b.weight / b.probability;
+                        chosen.linear = truncate(c.linear * scale, me.max_force);
+                        chosen.angular = c.angular * scale;
+                        break;
+                    }
+                }
+            }
+            chosen
+        }
+    };
+    SteerOut {
+        linear: if out.linear.is_finite() {
+            out.linear
+        } else {
+            Vec2::ZERO
+        },
+        angular: if out.angular.is_finite() {
+            out.angular
+        } else {
+            0.0
+        },
+        heading: out.heading.filter(|h| h.is_finite()),
+        neighbours: count as u32,
+    }
+}

@@ -1,0 +1,257 @@
+//! The four-agent steering kernel: groups whose behaviours are only the flocking trio
+//! (from the neighbour sums), one wander and seek, combined by a weighted sum (the
+//! boids of the `flock` profile), are steered four agents at a time. Neighbour sums
+//! and random draws stay per agent; everything after them runs in vector lanes through
+//! each behaviour's four-lane twin ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which
+//! sits beside the scalar formula in the behaviour's module with the test that ties
+//! them. The weighted sum and its truncation here are bitwise the per-agent kernel's
+//! (`tests::four_agent_kernel_equals_the_per_agent_one`).
+//!
+//! Measured: flock (grid) 1778 → 1596, flock (tree) 2507 → 2338 instructions per
+//! agent-tick (`docs/optimisations.md`, fourth round).
+
+use glam::Vec2;
+use wide::f32x4;
+
+use crate::agents::{Memory, SteerOut};
+use crate::behaviours::flocking::{forces_x4, FlockSums4};
+use crate::behaviours::forward_x4;
+use crate::behaviours::targeting::seek_x4;
+use crate::behaviours::wander::{draw_jitter, wander_x4, WanderParams};
+use crate::math::x4::{Vec2x4, Xy4, LANES};
+use crate::rng::AgentRng;
+
+use super::neighbours::{perceive, Flock};
+use super::steer::{SteerCtx, SteerScratch};
+
+/// Most terms a lane program holds.
+pub(crate) const MAX_TERMS: usize = 8;
+
+/// One behaviour of a lane program.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Term {
+    /// The separation of the flocking sums.
+    Separation,
+    /// The alignment of the flocking sums.
+    Alignment,
+    /// The cohesion of the flocking sums.
+    Cohesion,
+    /// Wander (at most one per program: it draws from the agent's generator).
+    Wander(WanderParams),
+    /// Seek the agent's target.
+    Seek,
+}
+
+/// A group's behaviours and weights, in order, when all of them are lane terms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Program {
+    terms: [(Term, f32); MAX_TERMS],
+    len: usize,
+}
+
+impl Program {
+    /// A program of these terms, or `None` for more than [`MAX_TERMS`] or more than
+    /// one wander.
+    pub(crate) fn new(terms: impl IntoIterator<Item = (Term, f32)>) -> Option<Self> {
+        let mut p = Self {
+            terms: [(Term::Seek, 0.0); MAX_TERMS],
+            len: 0,
+        };
+        for t in terms {
+            *p.terms.get_mut(p.len)? = t;
+            p.len += 1;
+        }
+        let wanders = p
+            .terms()
+            .iter()
+            .filter(|(t, _)| matches!(t, Term::Wander(_)));
+        (wanders.count() <= 1).then_some(p)
+    }
+
+    /// The terms, in order.
+    pub(crate) fn terms(&self) -> &[(Term, f32)] {
+        &self.terms[..self.len]
+    }
+
+    /// The wander parameters, if the program wanders.
+    pub(crate) fn wander(&self) -> Option<WanderParams> {
+        self.terms().iter().find_map(|(t, _)| match t {
+            Term::Wander(p) => Some(*p),
+            _ => None,
+        })
+    }
+}
+
+/// What the lanes read of four agents.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Input {
+    pub pos: Xy4,
+    pub vel: Xy4,
+    pub heading: [f32; LANES],
+    pub max_speed: [f32; LANES],
+    pub max_force: [f32; LANES],
+    /// The resolved target of each agent (any value without one), and whether it has
+    /// one (`1.0`; `0.0`: no target, seek gives zero).
+    pub target: Xy4,
+    pub has_target: [f32; LANES],
+    /// The flocking sums (zero when the group has none), and the separation strength
+    /// (the same for the four).
+    pub sums: FlockSums4,
+    pub strength: f32,
+    /// The wander target before this tick's jitter, and the jitter, when the program
+    /// wanders.
+    pub wander_prev: Xy4,
+    pub wander_jitter: Xy4,
+}
+
+/// What the lanes give back: each agent's force (truncated, finite) and its new
+/// local wander target.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Output {
+    pub force: [Vec2; LANES],
+    pub wander: [Vec2; LANES],
+}
+
+/// The steering forces of four agents of a group with `program`: every term through
+/// its behaviour's four-lane twin, then the weighted sum in the program's order and
+/// the truncation to the maximum force.
+#[must_use]
+pub(crate) fn steer_x4(program: &Program, b: &Input) -> Output {
+    let pos = b.pos.load();
+    let vel = b.vel.load();
+    let max_speed = f32x4::new(b.max_speed);
+    let me = (pos, vel, max_speed);
+    let mut wander = Output::default().wander;
+    let mut wander_force = Vec2x4::ZERO;
+    if let Some(p) = program.wander() {
+        let fwd = forward_x4(vel, &b.heading);
+        let (force, target) = wander_x4(fwd, b.wander_prev.load(), b.wander_jitter.load(), &p);
+        (wander_force, wander) = (force, target.store());
+    }
+    let one = f32x4::splat(1.0);
+    let seek = seek_x4(me, b.target.load(), f32x4::new(b.has_target).simd_eq(one));
+    let (sep, ali, coh) = forces_x4(me, &b.sums, b.strength);
+    let mut sum = Vec2x4::ZERO;
+    for &(term, w) in program.terms() {
+        let c = match term {
+            Term::Separation => sep,
+            Term::Alignment => ali,
+            Term::Cohesion => coh,
+            Term::Wander(_) => wander_force,
+            Term::Seek => seek,
+        };
+        sum = sum.add(c.scale(f32x4::splat(w)));
+    }
+    Output {
+        force: sum.truncate(f32x4::new(b.max_force)).store(),
+        wander,
+    }
+}
+
+/// The steering kernel of four consecutive agents of one group with a lane program:
+/// neighbours and random draws per agent, the rest in lanes ([`steer_x4`]). Bitwise the
+/// same outputs, generator states and memories as the per-agent kernel
+/// ([`super::kernel::steer_one`]) on each of them.
+pub(super) fn steer_four(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    program: &Program,
+    (out, rng, memory): (
+        &mut [SteerOut; LANES],
+        &mut [AgentRng; LANES],
+        &mut [Memory; LANES],
+    ),
+    s: &mut SteerScratch,
+) {
+    let mut input = Input::default();
+    let mut counts = [0u32; LANES];
+    let wander = program.wander();
+    // The four rows are of one group.
+    let g_idx = ctx.group[row] as usize;
+    input.strength = ctx.plans[g_idx].route.flock_strength();
+    for i in 0..LANES {
+        let r = row + i;
+        // The flocking sums; the lanes make the forces of them.
+        let seen = perceive(ctx, (g_idx, r), || ctx.state(r), s);
+        counts[i] = seen.count as u32;
+        if let Flock::Sums(sums, _) = seen.flock {
+            input.sums.set(i, &sums);
+        }
+        input.pos.set(i, ctx.pos[r]);
+        input.vel.set(i, ctx.vel[r]);
+        input.heading[i] = ctx.heading[r];
+        input.max_speed[i] = ctx.max_speed[r];
+        input.max_force[i] = ctx.max_force[r];
+        let target = ctx.resolve(ctx.target[r]).map(|t| t.pos);
+        input.target.set(i, target.unwrap_or(Vec2::ZERO));
+        input.has_target[i] = if target.is_some() { 1.0 } else { 0.0 };
+        if let Some(p) = wander {
+            input.wander_prev.set(i, memory[i].wander);
+            input
+                .wander_jitter
+                .set(i, draw_jitter(&p, ctx.dt, &mut rng[i]));
+        }
+    }
+    let o = steer_x4(program, &input);
+    for i in 0..LANES {
+        if wander.is_some() {
+            memory[i].wander = o.wander[i];
+        }
+        out[i] = SteerOut {
+            linear: o.force[i],
+            angular: 0.0,
+            heading: None,
+            neighbours: counts[i],
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::behaviours::flocking::FlockSums;
+
+    #[test]
+    fn programs_hold_at_most_eight_terms_and_one_wander() {
+        let w = Term::Wander(WanderParams::default());
+        let p = Program::new([(Term::Separation, 1.5), (w, 0.3), (Term::Seek, 0.1)]).unwrap();
+        assert_eq!(p.terms().len(), 3);
+        assert_eq!(p.wander(), Some(WanderParams::default()));
+        assert!(Program::new([(w, 0.3), (w, 0.3)]).is_none());
+        assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS]).is_some());
+        assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS + 1]).is_none());
+        assert_eq!(Program::new([(Term::Seek, 1.0)]).unwrap().wander(), None);
+    }
+
+    #[test]
+    fn seek_and_truncation_hand_worked() {
+        // Lane 0: at the origin, still, seeking (3, 4) at max speed 5: desired (3, 4),
+        // force (3, 4), length 5, truncated to max force 2.5: (1.5, 2). Lane 1: no
+        // target. Lane 2: on its target. Lane 3: no force allowed.
+        let mut b = Input {
+            max_speed: [5.0; LANES],
+            max_force: [2.5, 2.5, 2.5, 0.0],
+            ..Input::default()
+        };
+        for (lane, t) in [
+            Some(Vec2::new(3.0, 4.0)),
+            None,
+            Some(Vec2::ZERO),
+            Some(Vec2::X),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            b.target.set(lane, t.unwrap_or(Vec2::ZERO));
+            b.has_target[lane] = if t.is_some() { 1.0 } else { 0.0 };
+            b.sums.set(lane, &FlockSums::default());
+        }
+        b.pos.set(2, Vec2::ZERO);
+        let p = Program::new([(Term::Seek, 1.0)]).unwrap();
+        let o = steer_x4(&p, &b);
+        assert_eq!(
+            o.force,
+            [Vec2::new(1.5, 2.0), Vec2::ZERO, Vec2::ZERO, Vec2::ZERO]
+        );
+    }
+}

@@ -1,0 +1,339 @@
+//! The world: agents, their groups, the static scene, and the tick pipeline.
+//!
+//! [`World::step`] is the table of contents of a tick (`tick.rs`); each stage lives in
+//! a file of its own and is one named call there, in this order and no other:
+//! 1. **re-sort** (`tick.rs`), when due: rows in spatial order, so neighbours are near
+//!    in memory;
+//! 2. **rebuild the index** (`tick.rs`): a k-d tree (or grid) over every position;
+//! 3. **leader sight** (`sight.rs`): leaders mark the agents in their sight;
+//! 4. **steer** (`steer.rs`, with the kernels in `kernel.rs` and `kernel_x4.rs` and the
+//!    neighbour routes in `neighbours.rs`): every agent's steering output, in parallel,
+//!    from the state as it was at the start of the tick; each agent writes only its own
+//!    output row;
+//! 5. **integrate** (`integrate.rs`): one pass, the only writer of positions and
+//!    velocities.
+//!
+//! The public API is here (groups, scene, queries) and in `agents.rs` (spawning,
+//! reading and writing agents). `docs/architecture.md` shows who reads and writes
+//! which column.
+
+mod agents;
+mod integrate;
+mod kernel;
+mod kernel_x4;
+mod neighbours;
+mod plan;
+mod sight;
+mod steer;
+mod tick;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::{Arc, Mutex};
+
+use rayon::ThreadPool;
+
+use crate::agents::{AgentId, Columns, GroupId, Slots};
+use crate::error::{Result, ThrongError};
+use crate::group::{Behaviour, GroupConfig, PathId};
+use crate::integrate::Integrator;
+use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
+use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
+
+use plan::GroupPlan;
+use sight::{SightScratch, NO_LEADER};
+use steer::SteerScratch;
+pub use tick::{PhaseTimes, TickStats};
+
+/// World-wide settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldConfig {
+    /// Seed of every per-agent random stream. Default 0.
+    pub seed: u64,
+    /// The integrator. Default semi-implicit Euler.
+    pub integrator: Integrator,
+    /// The neighbour index. Default the k-d tree.
+    pub index: IndexKind,
+    /// Re-sort the rows spatially every this many ticks, so neighbours are near in
+    /// memory (0 = never). Handles are unaffected. Default
+    /// [`DEFAULT_REORDER_INTERVAL`].
+    pub reorder_interval: u32,
+}
+
+/// The default [`WorldConfig::reorder_interval`]. For the `flock` profile at 100,000
+/// agents on two threads, re-sorting every 32 ticks rather than every 16 halves the
+/// re-sort's share of the tick (about 5% of it) and leaves the steering as fast (its
+/// birds move at most 3.2 units, less than their neighbour radius, in 32 ticks).
+pub const DEFAULT_REORDER_INTERVAL: u32 = 32;
+
+impl Default for WorldConfig {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            integrator: Integrator::default(),
+            index: IndexKind::default(),
+            reorder_interval: DEFAULT_REORDER_INTERVAL,
+        }
+    }
+}
+
+/// A crowd: agents, their groups, and the pipeline that steps them.
+///
+/// No global state: any number of worlds may live side by side, each stepping on
+/// the global rayon pool or on a pool it is given ([`World::set_thread_pool`]).
+pub struct World {
+    config: WorldConfig,
+    groups: Vec<GroupConfig>,
+    /// What the pipeline needs to know of each group, derived from its config.
+    plans: Vec<GroupPlan>,
+    walls: WallIndex,
+    obstacles: ObstacleIndex,
+    paths: Vec<Path>,
+    /// Per row: the row of the leader whose sight the agent is in (`NO_LEADER`
+    /// when none), marked each tick by the leader sight phase; empty when no group
+    /// has a leader.
+    sighted_by: Vec<u32>,
+    /// Scratch of the leader sight phase, reused every tick.
+    sight: SightScratch,
+    cols: Columns,
+    spare: Columns,
+    slots: Slots,
+    index: SpatialIndex,
+    perm: Vec<u32>,
+    order_scratch: OrderScratch,
+    /// Whether any group has ever had the approach walker: until then every row's
+    /// walker state is the default, and a re-sort leaves that column alone.
+    walkers: bool,
+    scratch: Vec<Mutex<SteerScratch>>,
+    pool: Option<Arc<ThreadPool>>,
+    tick: u64,
+    last: TickStats,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new(WorldConfig::default())
+    }
+}
+
+impl World {
+    /// An empty world.
+    #[must_use]
+    pub fn new(config: WorldConfig) -> Self {
+        let index = SpatialIndex::new(config.index);
+        Self {
+            config,
+            groups: Vec::new(),
+            plans: Vec::new(),
+            walls: WallIndex::default(),
+            obstacles: ObstacleIndex::default(),
+            paths: Vec::new(),
+            sighted_by: Vec::new(),
+            sight: SightScratch::default(),
+            cols: Columns::default(),
+            spare: Columns::default(),
+            slots: Slots::default(),
+            index,
+            perm: Vec::new(),
+            order_scratch: OrderScratch::default(),
+            walkers: false,
+            scratch: Vec::new(),
+            pool: None,
+            tick: 0,
+            last: TickStats::default(),
+        }
+    }
+
+    /// The world's settings.
+    #[must_use]
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    /// Step on this pool instead of the global one (`None`: the global pool).
+    /// Results are bitwise identical whatever the pool's size.
+    pub fn set_thread_pool(&mut self, pool: Option<Arc<ThreadPool>>) {
+        self.pool = pool;
+    }
+
+    /// Choose the neighbour index for the following ticks.
+    pub fn set_index_kind(&mut self, kind: IndexKind) {
+        self.config.index = kind;
+        self.index = SpatialIndex::new(kind);
+    }
+
+    /// Choose the integrator for the following ticks.
+    pub fn set_integrator(&mut self, integrator: Integrator) {
+        self.config.integrator = integrator;
+    }
+
+    // ---- groups ---------------------------------------------------------
+
+    /// Add a group; its behaviours are validated.
+    pub fn add_group(&mut self, config: GroupConfig) -> Result<GroupId> {
+        self.validate_group(&config)?;
+        let id = u16::try_from(self.groups.len())
+            .ok()
+            .filter(|&i| i != u16::MAX)
+            .ok_or(ThrongError::Capacity("groups"))?;
+        let plan = GroupPlan::of(&config);
+        self.walkers |= plan.walks;
+        self.plans.push(plan);
+        self.groups.push(config);
+        Ok(GroupId(id))
+    }
+
+    /// Replace a group's configuration (takes effect next tick).
+    pub fn set_group(&mut self, group: GroupId, config: GroupConfig) -> Result<()> {
+        self.validate_group(&config)?;
+        let slot = self
+            .groups
+            .get_mut(group.index())
+            .ok_or(ThrongError::UnknownGroup(group))?;
+        let plan = GroupPlan::of(&config);
+        self.walkers |= plan.walks;
+        self.plans[group.index()] = plan;
+        *slot = config;
+        Ok(())
+    }
+
+    fn validate_group(&self, config: &GroupConfig) -> Result<()> {
+        config.validate()?;
+        for (i, b) in config.behaviours.iter().enumerate() {
+            if let Behaviour::FollowPath { path, .. } = b.behaviour {
+                if path.index() >= self.paths.len() {
+                    return Err(ThrongError::InvalidParameter {
+                        field: format!("behaviours[{i}].path"),
+                        reason: format!("no path {} in this world", path.index()),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- the static scene -----------------------------------------------
+
+    /// Replace the walls (indexed once here, so queries don't scan them all).
+    pub fn set_walls(&mut self, walls: &[Wall]) -> Result<()> {
+        self.walls = WallIndex::new(walls)?;
+        Ok(())
+    }
+
+    /// Replace the circular obstacles.
+    pub fn set_obstacles(&mut self, obstacles: &[Obstacle]) -> Result<()> {
+        self.obstacles = ObstacleIndex::new(obstacles)?;
+        Ok(())
+    }
+
+    /// Add a path for [`Behaviour::FollowPath`].
+    pub fn add_path(&mut self, path: Path) -> Result<PathId> {
+        let id = u32::try_from(self.paths.len()).map_err(|_| ThrongError::Capacity("paths"))?;
+        self.paths.push(path);
+        Ok(PathId(id))
+    }
+
+    /// The walls.
+    #[must_use]
+    pub fn walls(&self) -> &[Wall] {
+        self.walls.walls()
+    }
+
+    /// The obstacles.
+    #[must_use]
+    pub fn obstacles(&self) -> &[Obstacle] {
+        self.obstacles.obstacles()
+    }
+
+    /// The paths, by [`PathId`] index.
+    #[must_use]
+    pub fn paths(&self) -> &[Path] {
+        &self.paths
+    }
+
+    /// The leader whose sight the agent was in during the last tick, if any.
+    pub fn in_sight_of(&self, id: AgentId) -> Result<Option<AgentId>> {
+        let row = self.row(id)?;
+        Ok(match self.sighted_by.get(row) {
+            Some(&l) if l != NO_LEADER => self.cols.id.get(l as usize).copied(),
+            _ => None,
+        })
+    }
+
+    /// A group's configuration.
+    #[must_use]
+    pub fn group(&self, group: GroupId) -> Option<&GroupConfig> {
+        self.groups.get(group.index())
+    }
+
+    /// All groups, by index.
+    #[must_use]
+    pub fn groups(&self) -> &[GroupConfig] {
+        &self.groups
+    }
+
+    /// Ticks stepped so far.
+    #[must_use]
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Statistics of the last tick.
+    #[must_use]
+    pub fn last_stats(&self) -> TickStats {
+        self.last
+    }
+
+    /// A 64-bit FNV-1a hash of every column's bits, in row order: equal hashes
+    /// mean (with overwhelming probability) bitwise equal worlds.
+    #[must_use]
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv::default();
+        let c = &self.cols;
+        for r in 0..c.len() {
+            h.u64(c.id[r].to_bits());
+            h.u64(c.group[r] as u64);
+            for v in [c.pos[r], c.vel[r], c.memory[r].wander, c.out[r].linear] {
+                h.f32(v.x);
+                h.f32(v.y);
+            }
+            for f in [
+                c.heading[r],
+                c.rotation[r],
+                c.mass[r],
+                c.max_speed[r],
+                c.max_force[r],
+                c.radius[r],
+                c.memory[r].path_progress,
+                c.out[r].angular,
+            ] {
+                h.f32(f);
+            }
+            let mut rng = c.rng[r].clone();
+            h.u64(rand_core::Rng::next_u64(&mut rng));
+        }
+        h.0
+    }
+}
+
+/// FNV-1a over 64 bits.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn u64(&mut self, v: u64) {
+        for b in v.to_le_bytes() {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn f32(&mut self, v: f32) {
+        self.u64(v.to_bits() as u64);
+    }
+}

@@ -1,0 +1,172 @@
+//! An agent's neighbour work, by its group's [`NeighbourRoute`]: the one place the
+//! route is matched. Both kernels call [`perceive`].
+
+use glam::Vec2;
+
+use crate::behaviours::flocking::{
+    candidate_sums_x4, FlockForces, FlockSums, FlockTerms, Neighbour, SeparationParams,
+    MIN_SEPARATION_DIST,
+};
+use crate::behaviours::AgentState;
+use crate::spatial::NeighbourQuery;
+
+use super::plan::NeighbourRoute;
+use super::steer::{SteerCtx, SteerScratch};
+
+/// What an agent perceived of its neighbours this tick.
+pub(super) struct Perceived {
+    /// Neighbours found (at most the group's cap).
+    pub count: usize,
+    /// What its flocking behaviours get.
+    pub flock: Flock,
+}
+
+/// The flocking input an agent's route gives its behaviours.
+pub(super) enum Flock {
+    /// No flocking terms summed for the group.
+    None,
+    /// The sums over the neighbours, with the terms to make of them.
+    Sums(FlockSums, FlockTerms),
+    /// The forces made from neighbour records, with their separation parameters.
+    Forces(FlockForces, SeparationParams),
+}
+
+impl Flock {
+    /// The forces (and separation parameters) for the per-agent kernel.
+    #[inline(always)]
+    pub(super) fn forces(self, me: &AgentState) -> Option<(FlockForces, SeparationParams)> {
+        match self {
+            Self::None => None,
+            Self::Sums(sums, terms) => Some((sums.forces(me, terms), *terms.params())),
+            Self::Forces(forces, p) => Some((forces, p)),
+        }
+    }
+}
+
+impl NeighbourRoute {
+    /// The separation strength of the group's summed terms (0 without).
+    pub(super) fn flock_strength(&self) -> f32 {
+        match self {
+            Self::ColumnSums(t) | Self::CandidateSums(t) | Self::Records(Some(t)) => {
+                t.params().strength
+            }
+            Self::None | Self::Records(None) => 0.0,
+        }
+    }
+}
+
+/// The neighbour work of the agent in `row`, of group `g_idx`: its neighbour count
+/// and flocking input; on the records route, its neighbour records are left in
+/// `s.neighbours` for the behaviours that read them (and `me` gives the agent's
+/// state, which only that route reads).
+#[inline(always)]
+pub(super) fn perceive(
+    ctx: &SteerCtx<'_>,
+    (g_idx, row): (usize, usize),
+    me: impl FnOnce() -> AgentState,
+    s: &mut SteerScratch,
+) -> Perceived {
+    s.neighbours.clear();
+    match ctx.plans[g_idx].route {
+        NeighbourRoute::None => Perceived {
+            count: 0,
+            flock: Flock::None,
+        },
+        NeighbourRoute::CandidateSums(terms) => {
+            let q = &s.query(ctx, g_idx);
+            let p = terms.params();
+            let sep = (
+                p.radius * p.radius,
+                MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
+            );
+            let summed = s
+                .batch
+                .candidates(ctx.index, ctx.pos, row, q)
+                .and_then(|c| candidate_sums_x4(&c, sep));
+            match summed {
+                Some(sums) => Perceived {
+                    count: sums.count,
+                    flock: Flock::Sums(sums, terms),
+                },
+                // Declined: an over-full row, or a neighbour under the least distance.
+                None => column_sums(ctx, terms, row, s, q),
+            }
+        }
+        NeighbourRoute::ColumnSums(terms) => {
+            let q = &s.query(ctx, g_idx);
+            column_sums(ctx, terms, row, s, q)
+        }
+        NeighbourRoute::Records(terms) => {
+            let q = &s.query(ctx, g_idx);
+            let rows = s.batch.scan(ctx.index, ctx.pos, row, q);
+            s.neighbours.extend(rows.iter().map(|&r| Neighbour {
+                pos: ctx.pos[r as usize],
+                vel: ctx.vel[r as usize],
+                unit_vel: ctx.unit_vel[r as usize],
+                slot: ctx.id[r as usize].index(),
+            }));
+            let count = s.neighbours.len();
+            let flock = match terms {
+                None => Flock::None,
+                Some(terms) => {
+                    let (me, my_slot) = (me(), ctx.id[row].index());
+                    let forces = match terms {
+                        FlockTerms::All(p) => crate::behaviours::flocking::flock_forces(
+                            &me,
+                            my_slot,
+                            &s.neighbours,
+                            &p,
+                        ),
+                        FlockTerms::Separation(p) => FlockForces {
+                            separation: crate::behaviours::flocking::separation(
+                                &me,
+                                my_slot,
+                                &s.neighbours,
+                                &p,
+                            ),
+                            ..FlockForces::default()
+                        },
+                    };
+                    Flock::Forces(forces, *terms.params())
+                }
+            };
+            Perceived { count, flock }
+        }
+    }
+}
+
+/// The flocking sums of `row` over its scanned neighbours, read straight from the
+/// columns through the scan's rows (bitwise the sums the record path makes).
+#[inline(always)]
+fn column_sums(
+    ctx: &SteerCtx<'_>,
+    terms: FlockTerms,
+    row: usize,
+    s: &mut SteerScratch,
+    q: &NeighbourQuery,
+) -> Perceived {
+    let rows = s.batch.scan(ctx.index, ctx.pos, row, q);
+    let count = rows.len();
+    let (at, my_slot) = (ctx.pos[row], ctx.id[row].index());
+    let row_of = |i: usize| rows[i] as usize;
+    let slot = |i: usize| ctx.id[row_of(i)].index();
+    let sums = match terms {
+        FlockTerms::All(p) => {
+            let get = |i: usize| (ctx.pos[row_of(i)], ctx.unit_vel[row_of(i)]);
+            FlockSums::over(at, my_slot, count, get, slot, &p)
+        }
+        // The separation's push only: the other sums stay zero (and are not made).
+        FlockTerms::Separation(p) => {
+            let get = |i: usize| (ctx.pos[row_of(i)], Vec2::ZERO);
+            FlockSums {
+                count,
+                push: FlockSums::over(at, my_slot, count, get, slot, &p).push,
+                ..FlockSums::default()
+            }
+        }
+    };
+    Perceived {
+        count,
+        flock: Flock::Sums(sums, terms),
+    }
+}

@@ -1,0 +1,268 @@
+//! What the pipeline needs to know of a group, decided once when the group is added or
+//! replaced ([`GroupPlan::of`]): above all, the route an agent's neighbour work takes
+//! ([`NeighbourRoute`]), matched in one place ([`super::neighbours::perceive`]).
+
+use crate::behaviours::flocking::{FlockTerms, SeparationKind};
+use crate::behaviours::leader::LeaderParams;
+use crate::combine::Combination;
+use crate::group::{Behaviour, GroupConfig, Movement};
+
+use super::kernel_x4::{Program, Term};
+
+/// How an agent's neighbours are perceived: the cheapest route that gives its group's
+/// behaviours what they read. `docs/architecture.md` draws the routes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum NeighbourRoute {
+    /// No behaviour reads neighbours: no scan.
+    None,
+    /// Some behaviour reads neighbour records (leader following, the average
+    /// separation, a lone alignment or cohesion, a second separation): the scan's
+    /// rows become records; the flocking forces, when the group has terms summed once
+    /// for all its flocking behaviours, are made from the records.
+    Records(Option<FlockTerms>),
+    /// Only the flocking forces read the neighbours: their sums are read straight
+    /// from the agent columns through the scan's rows, bitwise the record path.
+    ColumnSums(FlockTerms),
+    /// All three flocking forces and nothing else read the neighbours: their sums are
+    /// made in one pass over the index's candidates, which then carry unit velocities
+    /// (no list, no second loop); a row the pass declines takes [`Self::ColumnSums`].
+    CandidateSums(FlockTerms),
+}
+
+impl NeighbourRoute {
+    /// The route of a group with these behaviours.
+    fn of(config: &GroupConfig) -> Self {
+        if !config.needs_neighbours() {
+            return Self::None;
+        }
+        let kinds = |f: fn(&Behaviour) -> bool| config.behaviours.iter().any(|b| f(&b.behaviour));
+        let separation = config.behaviours.iter().find_map(|b| match b.behaviour {
+            Behaviour::Separation(p) => Some(p),
+            _ => None,
+        });
+        let flocking = usize::from(separation.is_some())
+            + usize::from(kinds(|b| matches!(b, Behaviour::Alignment)))
+            + usize::from(kinds(|b| matches!(b, Behaviour::Cohesion)));
+        // The flocking terms summed once for the group: all three when it has two of
+        // them or more; a lone separation only of the inverse-distance kind.
+        let terms = if flocking >= 2 {
+            Some(FlockTerms::All(separation.unwrap_or_default()))
+        } else {
+            separation
+                .filter(|p| flocking == 1 && p.kind == SeparationKind::InverseDistance)
+                .map(FlockTerms::Separation)
+        };
+        // Without records the sums serve the inverse-distance kind only.
+        let summed = terms
+            .map(|t| *t.params())
+            .filter(|p| p.kind == SeparationKind::InverseDistance);
+        let needs_records = config.behaviours.iter().any(|b| match b.behaviour {
+            Behaviour::Separation(p) => summed != Some(p),
+            Behaviour::Cohesion | Behaviour::Alignment => summed.is_none(),
+            ref other => other.needs_neighbours(),
+        });
+        match terms {
+            Some(terms) if !needs_records => match terms {
+                FlockTerms::All(_) => Self::CandidateSums(terms),
+                FlockTerms::Separation(_) => Self::ColumnSums(terms),
+            },
+            _ => Self::Records(terms),
+        }
+    }
+
+    /// Whether the agents scan for neighbours at all.
+    pub(crate) fn scans(&self) -> bool {
+        *self != Self::None
+    }
+
+    /// Whether the index's candidates must carry the rows' unit velocities.
+    pub(crate) fn sums_from_candidates(&self) -> bool {
+        matches!(self, Self::CandidateSums(_))
+    }
+
+    /// The same terms through neighbour records (tests compare the routes).
+    #[cfg(test)]
+    pub(crate) fn with_records(self) -> Self {
+        match self {
+            Self::None | Self::Records(_) => self,
+            Self::ColumnSums(t) | Self::CandidateSums(t) => Self::Records(Some(t)),
+        }
+    }
+}
+
+/// How a group's agents are steered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Kernel {
+    /// One agent at a time, through the behaviour dispatch ([`super::kernel`]).
+    PerAgent,
+    /// Four agents of the group at a time in vector lanes, when all its behaviours are
+    /// terms of a [`Program`] combined by a weighted sum ([`super::kernel_x4`]).
+    Four(Program),
+}
+
+/// What the pipeline needs to know of a group, derived once from its config.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GroupPlan {
+    /// How its agents perceive their neighbours.
+    pub route: NeighbourRoute,
+    /// How its agents are steered.
+    pub kernel: Kernel,
+    /// Some behaviour turns the heading through angular acceleration.
+    pub angular: bool,
+    /// A steering group without angular steering: integrated four rows at a time
+    /// ([`crate::integrate::integrate_x4`]).
+    pub integrate_x4: bool,
+    /// Its agents are marked when in a leader's sight.
+    pub watches_leaders: bool,
+    /// It follows leaders, with these parameters.
+    pub leader: Option<LeaderParams>,
+    /// It has the approach walker (the only writer of the walker column).
+    pub walks: bool,
+}
+
+impl GroupPlan {
+    /// The plan of a group with this config.
+    pub(crate) fn of(config: &GroupConfig) -> Self {
+        let route = NeighbourRoute::of(config);
+        let kernel = Self::program(config, route).map_or(Kernel::PerAgent, Kernel::Four);
+        Self {
+            route,
+            kernel,
+            angular: config.uses_angular(),
+            integrate_x4: config.movement == Movement::Steering && !config.uses_angular(),
+            watches_leaders: config.watches_leaders(),
+            leader: config.leader_params().copied(),
+            walks: config
+                .behaviours
+                .iter()
+                .any(|b| matches!(b.behaviour, Behaviour::Approach(_))),
+        }
+    }
+
+    /// The group's behaviours as a lane program, when they all are lane terms (the
+    /// flocking trio from the sums, one wander, seek) under a weighted sum, and no
+    /// behaviour reads neighbour records.
+    fn program(config: &GroupConfig, route: NeighbourRoute) -> Option<Program> {
+        if config.movement != Movement::Steering
+            || config.combination != Combination::WeightedSum
+            || matches!(route, NeighbourRoute::Records(_))
+        {
+            return None;
+        }
+        let terms = config.behaviours.iter().map(|b| {
+            let term = match b.behaviour {
+                Behaviour::Separation(_) => Term::Separation,
+                Behaviour::Alignment => Term::Alignment,
+                Behaviour::Cohesion => Term::Cohesion,
+                Behaviour::Wander(p) => Term::Wander(p),
+                Behaviour::Seek => Term::Seek,
+                _ => return None,
+            };
+            Some((term, b.weight))
+        });
+        Program::new(terms.collect::<Option<Vec<_>>>()?)
+    }
+
+    /// The plan with the neighbour route through records and one agent at a time
+    /// (tests compare it with the faster routes).
+    #[cfg(test)]
+    pub(crate) fn with_records(self) -> Self {
+        Self {
+            route: self.route.with_records(),
+            kernel: Kernel::PerAgent,
+            ..self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::behaviours::flocking::SeparationParams;
+    use crate::behaviours::leader::LeaderParams;
+    use crate::behaviours::wander::WanderParams;
+
+    fn route(behaviours: &[Behaviour]) -> NeighbourRoute {
+        let mut g = GroupConfig::new("g");
+        for b in behaviours {
+            g = g.with(b.clone(), 1.0);
+        }
+        GroupPlan::of(&g).route
+    }
+
+    #[test]
+    fn routes_are_the_cheapest_that_serve_the_behaviours() {
+        use NeighbourRoute::*;
+        let p = SeparationParams::default();
+        let sep = Behaviour::Separation(p);
+        let avg_p = SeparationParams {
+            kind: SeparationKind::Average,
+            ..p
+        };
+        let avg = Behaviour::Separation(avg_p);
+        let wander = Behaviour::Wander(WanderParams::default());
+        // No neighbour behaviour.
+        assert_eq!(route(&[Behaviour::Seek, wander.clone()]), None);
+        // Two or three flocking behaviours, nothing else reading neighbours.
+        let all = FlockTerms::All(p);
+        assert_eq!(
+            route(&[sep.clone(), Behaviour::Alignment, Behaviour::Seek]),
+            CandidateSums(all)
+        );
+        assert_eq!(
+            route(&[Behaviour::Cohesion, Behaviour::Alignment]),
+            CandidateSums(all)
+        );
+        // A lone inverse-distance separation is summed from the columns.
+        assert_eq!(
+            route(std::slice::from_ref(&sep)),
+            ColumnSums(FlockTerms::Separation(p))
+        );
+        // A lone cohesion or alignment reads records, without summed terms.
+        assert_eq!(route(&[Behaviour::Cohesion]), Records(Option::None));
+        assert_eq!(
+            route(&[Behaviour::Alignment, Behaviour::Seek]),
+            Records(Option::None)
+        );
+        // The average formula, or a second separation with other parameters.
+        assert_eq!(
+            route(&[avg.clone(), Behaviour::Alignment]),
+            Records(Some(FlockTerms::All(avg_p)))
+        );
+        assert_eq!(route(std::slice::from_ref(&avg)), Records(Option::None));
+        assert_eq!(
+            route(&[sep.clone(), Behaviour::Alignment, avg]),
+            Records(Some(all))
+        );
+        // Leader following reads records beside the summed terms.
+        let follow = Behaviour::LeaderFollow {
+            leader: LeaderParams::default(),
+            separation: p,
+        };
+        assert_eq!(
+            route(&[follow, sep.clone()]),
+            Records(Some(FlockTerms::Separation(p)))
+        );
+    }
+
+    #[test]
+    fn lane_programs_need_a_weighted_sum_of_lane_terms_without_records() {
+        let wander = Behaviour::Wander(WanderParams::default());
+        let sep = Behaviour::Separation(SeparationParams::default());
+        let plan = |g: GroupConfig| GroupPlan::of(&g).kernel;
+        let boids = GroupConfig::new("b")
+            .with(sep.clone(), 1.5)
+            .with(Behaviour::Alignment, 0.5)
+            .with(wander.clone(), 0.3)
+            .with(Behaviour::Seek, 0.1);
+        assert!(matches!(plan(boids.clone()), Kernel::Four(_)));
+        let prioritized = boids.clone().combined_by(Combination::Prioritized);
+        assert_eq!(plan(prioritized), Kernel::PerAgent);
+        assert_eq!(plan(boids.with(Behaviour::Pursuit, 1.0)), Kernel::PerAgent);
+        // A lone cohesion reads records.
+        assert_eq!(
+            plan(GroupConfig::new("c").with(Behaviour::Cohesion, 1.0)),
+            Kernel::PerAgent
+        );
+    }
+}

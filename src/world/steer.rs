@@ -1,0 +1,301 @@
+//! Stage 4, steering: every agent's steering output, in parallel, from the state as it
+//! was at the start of the tick. Rows are steered in chunks of consecutive (spatially
+//! sorted) rows, one rayon task each; each agent writes only its own output, random
+//! stream and memory rows.
+
+use std::ops::Range;
+use std::sync::Mutex;
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use crate::agents::{AgentId, Columns, Memory, Slots, SteerOut, Target};
+use crate::behaviours::approach::WalkerState;
+use crate::behaviours::flocking::Neighbour;
+use crate::behaviours::leader::LeaderView;
+use crate::behaviours::targeting::Body;
+use crate::behaviours::AgentState;
+use crate::group::GroupConfig;
+use crate::math::x4::LANES;
+use crate::rng::AgentRng;
+use crate::scene::{ObstacleIndex, Path, WallIndex};
+use crate::spatial::{BatchNeighbours, IndexKind, NeighbourQuery, SpatialIndex};
+
+use super::kernel::{steer_one, AgentMut};
+use super::kernel_x4::steer_four;
+use super::plan::{GroupPlan, Kernel};
+use super::World;
+
+/// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
+/// one neighbour-index query per chunk, and one rayon task.
+const STEER_CHUNK: usize = crate::spatial::CHUNK_ROWS;
+
+/// Per-worker scratch of the steering pass, reused every tick.
+#[derive(Default)]
+pub(super) struct SteerScratch {
+    pub batch: BatchNeighbours,
+    /// The neighbour records of the agent being steered (records route only).
+    pub neighbours: Vec<Neighbour>,
+    /// The neighbour query of the group last steered in this chunk (cleared at each
+    /// chunk: a query holds for the index as rebuilt this tick).
+    query: Option<(usize, NeighbourQuery)>,
+}
+
+impl SteerScratch {
+    /// The neighbour query of group `g_idx`: made once per run of rows of one group in
+    /// a chunk (per-agent kernel: city 3303 → 3277, circle 7180 → 7142 instructions
+    /// per agent-tick, `docs/optimisations.md`, fifth round).
+    #[inline]
+    pub(super) fn query(&mut self, ctx: &SteerCtx<'_>, g_idx: usize) -> NeighbourQuery {
+        match self.query {
+            Some((gi, q)) if gi == g_idx => q,
+            _ => {
+                let g = &ctx.groups[g_idx];
+                let q =
+                    NeighbourQuery::within(ctx.index, g.neighbour_radius).at_most(g.max_neighbours);
+                self.query = Some((g_idx, q));
+                q
+            }
+        }
+    }
+}
+
+/// Read-only view of the state at the start of the tick, shared by all workers.
+pub(super) struct SteerCtx<'a> {
+    pub id: &'a [AgentId],
+    pub group: &'a [u16],
+    pub pos: &'a [Vec2],
+    pub vel: &'a [Vec2],
+    pub unit_vel: &'a [Vec2],
+    pub heading: &'a [f32],
+    pub rotation: &'a [f32],
+    pub mass: &'a [f32],
+    pub max_speed: &'a [f32],
+    pub max_force: &'a [f32],
+    pub radius: &'a [f32],
+    pub target: &'a [Target],
+    pub target2: &'a [Target],
+    pub offset: &'a [Vec2],
+    pub groups: &'a [GroupConfig],
+    pub plans: &'a [GroupPlan],
+    pub walls: &'a WallIndex,
+    pub obstacles: &'a ObstacleIndex,
+    pub paths: &'a [Path],
+    /// Per row: the leader in whose sight it is, or [`super::sight::NO_LEADER`]; empty
+    /// without leaders.
+    pub sighted_by: &'a [u32],
+    pub slots: &'a Slots,
+    pub index: &'a SpatialIndex,
+    /// Whether some group's flocking sums come from the candidates, which then carry
+    /// the rows' unit velocities (a grid's entries; a tree's chunk candidates,
+    /// gathered with them).
+    pub sums_from_candidates: bool,
+    /// The largest neighbour radius of a group that scans (0 when none does).
+    pub max_radius: f32,
+    pub dt: f32,
+}
+
+impl SteerCtx<'_> {
+    /// The state of the agent in `row`, as behaviours see it.
+    #[inline]
+    pub(super) fn state(&self, row: usize) -> AgentState {
+        AgentState {
+            pos: self.pos[row],
+            vel: self.vel[row],
+            heading: self.heading[row],
+            rotation: self.rotation[row],
+            max_speed: self.max_speed[row],
+            max_force: self.max_force[row],
+            radius: self.radius[row],
+            mass: self.mass[row],
+        }
+    }
+
+    /// The row of an agent target.
+    pub(super) fn target_row(&self, target: Target) -> Option<usize> {
+        match target {
+            Target::Agent(id) => self.slots.row(id).map(|r| r as usize),
+            _ => None,
+        }
+    }
+
+    /// A leader as its followers see it.
+    pub(super) fn leader_view(&self, row: usize) -> LeaderView {
+        LeaderView {
+            body: Body {
+                pos: self.pos[row],
+                vel: self.vel[row],
+            },
+            heading: self.heading[row],
+        }
+    }
+
+    /// A target's position and velocity (`None` without one, or for a dead agent).
+    pub(super) fn resolve(&self, target: Target) -> Option<Body> {
+        match target {
+            Target::None => None,
+            Target::Point(p) => Some(Body {
+                pos: p,
+                vel: Vec2::ZERO,
+            }),
+            Target::Agent(id) => self.slots.row(id).map(|r| Body {
+                pos: self.pos[r as usize],
+                vel: self.vel[r as usize],
+            }),
+        }
+    }
+
+    /// The plan of the group of the agent in `row`.
+    #[inline]
+    fn plan_of(&self, row: usize) -> &GroupPlan {
+        &self.plans[self.group[row] as usize]
+    }
+}
+
+/// The per-agent columns the steering pass writes, for one chunk of rows.
+struct ChunkMut<'a> {
+    out: &'a mut [SteerOut],
+    rng: &'a mut [AgentRng],
+    memory: &'a mut [Memory],
+    walker: &'a mut [WalkerState],
+}
+
+impl World {
+    /// Stage 4: every agent's steering output, in parallel. Returns the total
+    /// neighbour count.
+    pub(super) fn steer(&mut self, dt: f32) -> u64 {
+        crate::zone!("steer");
+        let threads = rayon::current_num_threads().max(1);
+        while self.scratch.len() < threads {
+            self.scratch.push(Mutex::new(SteerScratch::default()));
+        }
+        let max_radius = self.max_neighbour_radius();
+        let sums_from_candidates = self.sums_from_candidates();
+        let Columns {
+            id,
+            group,
+            pos,
+            vel,
+            unit_vel,
+            heading,
+            rotation,
+            mass,
+            max_speed,
+            max_force,
+            radius,
+            target,
+            target2,
+            offset,
+            rng,
+            memory,
+            walker,
+            out,
+        } = &mut self.cols;
+        let ctx = SteerCtx {
+            id,
+            group,
+            pos,
+            vel,
+            unit_vel,
+            heading,
+            rotation,
+            mass,
+            max_speed,
+            max_force,
+            radius,
+            target,
+            target2,
+            offset,
+            groups: &self.groups,
+            plans: &self.plans,
+            walls: &self.walls,
+            obstacles: &self.obstacles,
+            paths: &self.paths,
+            sighted_by: &self.sighted_by,
+            slots: &self.slots,
+            index: &self.index,
+            sums_from_candidates,
+            max_radius,
+            dt,
+        };
+        let scratch = &self.scratch;
+        out.par_chunks_mut(STEER_CHUNK)
+            .zip(rng.par_chunks_mut(STEER_CHUNK))
+            .zip(memory.par_chunks_mut(STEER_CHUNK))
+            .zip(walker.par_chunks_mut(STEER_CHUNK))
+            .enumerate()
+            .map(|(chunk, (((out, rng), memory), walker))| {
+                // One zone per chunk: Tracy shows which worker steered what, and when.
+                crate::zone!("steer chunk");
+                let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
+                let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
+                let rows = ChunkMut {
+                    out,
+                    rng,
+                    memory,
+                    walker,
+                };
+                steer_chunk(&ctx, chunk * STEER_CHUNK, rows, &mut guard)
+            })
+            .sum()
+    }
+}
+
+/// Steer the rows of one chunk, starting at `first`; returns their neighbour total.
+fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut SteerScratch) -> u64 {
+    let ChunkMut {
+        out,
+        rng,
+        memory,
+        walker,
+    } = rows;
+    s.query = None;
+    gather_chunk(ctx, first..first + out.len(), s);
+    let mut k = 0;
+    while k < out.len() {
+        let row = first + k;
+        let end = k + LANES;
+        // Four rows of one group with a lane program are steered together.
+        if let (Kernel::Four(program), Some(groups)) =
+            (&ctx.plan_of(row).kernel, ctx.group.get(row..first + end))
+        {
+            if let (true, Some(o), Some(r), Some(m)) = (
+                groups.iter().all(|&g| g == groups[0]),
+                out.get_mut(k..end).and_then(|x| x.try_into().ok()),
+                rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
+                memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
+            ) {
+                steer_four(ctx, row, program, (o, r, m), s);
+                k = end;
+                continue;
+            }
+        }
+        let m = AgentMut {
+            rng: &mut rng[k],
+            memory: &mut memory[k],
+            walker: &mut walker[k],
+        };
+        out[k] = steer_one(ctx, row, m, s);
+        k += 1;
+    }
+    // The neighbour total, summed by the workers (integers: exact in any order)
+    // rather than by a serial pass afterwards.
+    out.iter().map(|o| u64::from(o.neighbours)).sum::<u64>()
+}
+
+/// With the k-d tree, one index query for the chunk's candidates (the grid is scanned
+/// in place): when some row of the chunk scans, with the unit velocities when some
+/// row's flocking sums come from the candidates.
+fn gather_chunk(ctx: &SteerCtx<'_>, rows: Range<usize>, s: &mut SteerScratch) {
+    if ctx.max_radius > 0.0
+        && ctx.index.kind() == IndexKind::KdTree
+        && rows.clone().any(|r| ctx.plan_of(r).route.scans())
+    {
+        crate::zone!("chunk tree query");
+        let sums = |r: usize| ctx.plan_of(r).route.sums_from_candidates();
+        let unit_vels =
+            (ctx.sums_from_candidates && rows.clone().any(sums)).then_some(ctx.unit_vel);
+        s.batch
+            .gather(ctx.index, ctx.pos, rows, ctx.max_radius, unit_vels);
+    }
+}

@@ -1,0 +1,204 @@
+//! Tests that compare the pipeline's routes with each other: the four-agent kernel
+//! with the per-agent one, and the neighbour sums with the record path.
+
+use glam::Vec2;
+
+use super::plan::{Kernel, NeighbourRoute};
+use super::*;
+use crate::behaviours::flocking::{candidate_sums_x4, SeparationParams, MIN_SEPARATION_DIST};
+use crate::behaviours::wander::WanderParams;
+use crate::group::WeightedBehaviour;
+use crate::rng::uniform;
+use crate::spatial::{BatchNeighbours, NeighbourQuery, CHUNK_ROWS};
+use crate::{AgentSpec, Behaviour, Target};
+
+/// A dense crowd whose group's neighbours are only read as sums (without records)
+/// and, when `records`, the same crowd made to build neighbour records and compute
+/// its forces on them.
+fn crowd(records: bool, index: IndexKind, flocking: bool) -> World {
+    let mut w = World::new(WorldConfig {
+        seed: 7,
+        index,
+        ..WorldConfig::default()
+    });
+    let mut group = GroupConfig::new("boids")
+        .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+        .with(Behaviour::Wander(WanderParams::default()), 0.3)
+        .neighbours(3.0, 6);
+    if flocking {
+        group = group
+            .with(Behaviour::Alignment, 0.5)
+            .with(Behaviour::Cohesion, 0.5);
+    }
+    let g = w.add_group(group).unwrap();
+    for i in 0..600 {
+        // Some coincident pairs, so the slot of a neighbour is read too.
+        let k = (i / 2) as f32;
+        let p = Vec2::new((k * 0.37) % 14.0, (k * 0.61) % 11.0);
+        w.spawn(AgentSpec::new(g, p)).unwrap();
+    }
+    assert!(!matches!(w.plans[0].route, NeighbourRoute::Records(_)));
+    assert_eq!(w.plans[0].route.sums_from_candidates(), flocking);
+    if records {
+        w.plans[0] = w.plans[0].with_records();
+    }
+    w
+}
+
+#[test]
+fn four_agent_kernel_equals_the_per_agent_one() {
+    // The crowd of `crowd` plus a seek with every kind of target (a point, another
+    // agent, the agent's own spot, none), some agents still at first (forward from
+    // the heading), some with no force to spare: four rows at a time through the
+    // lane program, and one at a time through the dispatch, give the same states.
+    let build = |index, flocking, four: bool| {
+        let mut w = crowd(false, index, flocking);
+        let mut g = w.groups[0].clone();
+        g.behaviours.push(WeightedBehaviour {
+            behaviour: Behaviour::Seek,
+            weight: 0.7,
+            probability: 1.0,
+        });
+        w.set_group(GroupId(0), g).unwrap();
+        let ids = w.ids().to_vec();
+        for (i, &id) in ids.iter().enumerate() {
+            let target = match i % 5 {
+                0 => Target::Point(Vec2::new(7.0, 5.0)),
+                1 => Target::Agent(ids[(i * 7) % ids.len()]),
+                2 => Target::Point(w.position(id).unwrap()),
+                _ => Target::None,
+            };
+            w.set_target(id, target).unwrap();
+            if i % 3 == 0 {
+                w.set_velocity(id, Vec2::new(0.3, -0.2)).unwrap();
+            }
+            if i % 11 == 0 {
+                w.set_limits(id, 1.0, 2.0, 0.0).unwrap();
+            }
+        }
+        assert!(matches!(w.plans[0].kernel, Kernel::Four(_)));
+        if !four {
+            w.plans[0].kernel = Kernel::PerAgent;
+        }
+        w
+    };
+    for index in [IndexKind::KdTree, IndexKind::Grid] {
+        for flocking in [true, false] {
+            let mut a = build(index, flocking, true);
+            let mut b = build(index, flocking, false);
+            for _ in 0..40 {
+                a.step(0.05).unwrap();
+                b.step(0.05).unwrap();
+                assert_eq!(a.state_hash(), b.state_hash(), "{index:?} {flocking}");
+            }
+        }
+    }
+}
+
+#[test]
+fn column_sums_equal_the_record_path() {
+    for index in [IndexKind::KdTree, IndexKind::Grid] {
+        for flocking in [true, false] {
+            let mut a = crowd(false, index, flocking);
+            let mut b = crowd(true, index, flocking);
+            for _ in 0..40 {
+                let sa = a.step(0.05).unwrap();
+                let sb = b.step(0.05).unwrap();
+                assert_eq!(sa.neighbours, sb.neighbours);
+                assert!(sa.neighbours > 0);
+                assert_eq!(a.state_hash(), b.state_hash(), "{index:?} {flocking}");
+            }
+        }
+    }
+}
+
+#[test]
+fn candidate_sums_follow_the_record_path_closely() {
+    // A sparse crowd (no coincident agents, fewer neighbours than the cap): the
+    // flocking sums are read from the candidates (a grid's entries, a tree's chunk
+    // candidates), in lanes; with the records forced on, summed from the records in
+    // scan order. The same up to rounding after 10 ticks; and the four-agent kernel
+    // equals the per-agent one bitwise over 40.
+    let build = |index: IndexKind, records: bool, four: bool| {
+        let mut w = World::new(WorldConfig {
+            seed: 3,
+            index,
+            ..WorldConfig::default()
+        });
+        let group = GroupConfig::new("boids")
+            .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+            .with(Behaviour::Alignment, 0.5)
+            .with(Behaviour::Cohesion, 0.5)
+            .with(Behaviour::Wander(WanderParams::default()), 0.3)
+            .neighbours(3.0, 12);
+        let g = w.add_group(group).unwrap();
+        // About one agent per 4 square units: some 7 within the radius.
+        let mut rng = crate::rng::agent_rng(9, 9);
+        for _ in 0..400 {
+            let p = Vec2::new(uniform(&mut rng, 0.0, 40.0), uniform(&mut rng, 0.0, 40.0));
+            let v = Vec2::new(uniform(&mut rng, -1.0, 1.0), uniform(&mut rng, -1.0, 1.0));
+            w.spawn(AgentSpec::new(g, p).with_velocity(v)).unwrap();
+        }
+        if records {
+            w.plans[0] = w.plans[0].with_records();
+        }
+        if !four {
+            w.plans[0].kernel = Kernel::PerAgent;
+        }
+        w
+    };
+    for index in [IndexKind::Grid, IndexKind::KdTree] {
+        let (mut a, mut b, mut c) = (
+            build(index, false, true),
+            build(index, true, true),
+            build(index, false, false),
+        );
+        assert!(a.sums_from_candidates() && !b.sums_from_candidates());
+        for tick in 0..40 {
+            let (sa, sb) = (a.step(0.05).unwrap(), b.step(0.05).unwrap());
+            c.step(0.05).unwrap();
+            assert_eq!(a.state_hash(), c.state_hash(), "{index:?}");
+            if tick == 0 {
+                // From the same state: the same neighbours.
+                assert_eq!(sa.neighbours, sb.neighbours, "{index:?}");
+                // Most rows take the candidates' sums (on an index of the current
+                // positions, chunks gathered as the steering pass gathers them).
+                let unit_vels = Some(&a.cols.unit_vel[..]);
+                a.index.rebuild(&a.cols.pos, unit_vels, 3.0);
+                let q = NeighbourQuery::within(&a.index, 3.0).at_most(12);
+                let p = SeparationParams::default();
+                let sep = (
+                    p.radius * p.radius,
+                    MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
+                );
+                let mut batch = BatchNeighbours::new();
+                let mut summed = 0;
+                for first in (0..a.len()).step_by(CHUNK_ROWS) {
+                    let rows = first..(first + CHUNK_ROWS).min(a.len());
+                    batch.gather(&a.index, &a.cols.pos, rows.clone(), 3.0, unit_vels);
+                    summed += rows
+                        .filter(|&r| {
+                            batch
+                                .candidates(&a.index, &a.cols.pos, r, &q)
+                                .and_then(|c| candidate_sums_x4(&c, sep))
+                                .is_some()
+                        })
+                        .count();
+                }
+                assert!(
+                    summed * 10 > a.len() * 9,
+                    "{index:?}: {summed} of {}",
+                    a.len()
+                );
+            }
+            if tick == 9 {
+                // Rounding apart only (later, a neighbour crossing the radius in one
+                // run and not the other lets them drift further).
+                for &id in a.ids() {
+                    let (pa, pb) = (a.position(id).unwrap(), b.position(id).unwrap());
+                    assert!((pa - pb).length() < 1e-4, "{index:?}: {pa} {pb}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The tick: [`World::step`] is the pipeline's table of contents, one named call per
+//! stage with its timer; stages 1 and 2 (re-sort, index rebuild) are here, the others
+//! in files of their own.
+
+use std::time::Instant;
+
+use crate::error::{positive, Result};
+use crate::spatial::spatial_order;
+
+use super::World;
+
+/// Wall-clock time of each stage of one tick, in nanoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    /// The spatial re-sort of the rows (0 on ticks without one: it runs every
+    /// [`WorldConfig::reorder_interval`](super::WorldConfig::reorder_interval) ticks).
+    pub resort_ns: u64,
+    /// Index rebuild.
+    pub index_ns: u64,
+    /// Leader sight marking.
+    pub sight_ns: u64,
+    /// Parallel steering.
+    pub steer_ns: u64,
+    /// Integration.
+    pub integrate_ns: u64,
+    /// The whole tick.
+    pub total_ns: u64,
+}
+
+/// What happened in one tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TickStats {
+    /// The tick's number (1 for the first tick).
+    pub tick: u64,
+    /// Agents stepped.
+    pub agents: usize,
+    /// Stage timings.
+    pub times: PhaseTimes,
+    /// Sum over agents of the neighbours each perceived.
+    pub neighbours: u64,
+    /// Non-finite results replaced by the previous state (0 for finite input).
+    pub quarantined: u64,
+    /// Moves that would have crossed a wall and were stopped or slid along it
+    /// by the integration pass.
+    pub crossings_prevented: u64,
+}
+
+/// Run `stage`, adding its wall-clock time to `ns`.
+#[inline]
+fn timed<R>(ns: &mut u64, stage: impl FnOnce() -> R) -> R {
+    let start = Instant::now();
+    let r = stage();
+    *ns += elapsed_ns(start);
+    r
+}
+
+fn elapsed_ns(t: Instant) -> u64 {
+    u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+impl World {
+    /// Advance the world by `dt` seconds. `dt` must be finite and > 0; nothing
+    /// else can fail.
+    pub fn step(&mut self, dt: f32) -> Result<TickStats> {
+        positive("dt", dt)?;
+        let pool = self.pool.clone();
+        // The whole tick runs on a worker of the pool, so that each parallel stage
+        // starts from inside the pool rather than being handed over from this thread.
+        let stats = match pool {
+            Some(pool) => pool.install(|| self.step_inner(dt)),
+            None => rayon::scope(|_| self.step_inner(dt)),
+        };
+        Ok(stats)
+    }
+
+    /// The pipeline, stage by stage.
+    fn step_inner(&mut self, dt: f32) -> TickStats {
+        crate::zone!("tick");
+        let start = Instant::now();
+        let mut t = PhaseTimes::default();
+        timed(&mut t.resort_ns, || self.resort_if_due());
+        timed(&mut t.index_ns, || self.rebuild_index());
+        timed(&mut t.sight_ns, || self.mark_leader_sight());
+        let neighbours = timed(&mut t.steer_ns, || self.steer(dt));
+        let moved = timed(&mut t.integrate_ns, || self.integrate(dt));
+        t.total_ns = elapsed_ns(start);
+
+        self.tick += 1;
+        self.last = TickStats {
+            tick: self.tick,
+            agents: self.cols.len(),
+            times: t,
+            neighbours,
+            quarantined: moved.quarantined,
+            crossings_prevented: moved.crossings_prevented,
+        };
+        crate::plot!("agents", self.cols.len() as f64);
+        crate::plot!(
+            "mean neighbours",
+            neighbours as f64 / self.cols.len().max(1) as f64
+        );
+        crate::trace::frame_mark();
+        self.last
+    }
+
+    /// Stage 1: every `reorder_interval` ticks, put the rows in spatial order (along a
+    /// Hilbert curve), so that a chunk of consecutive rows is a compact patch and
+    /// neighbours are near in memory. Handles follow their rows.
+    fn resort_if_due(&mut self) {
+        let interval = self.config.reorder_interval as u64;
+        if interval == 0 || !self.tick.is_multiple_of(interval) || self.cols.len() <= 1 {
+            return;
+        }
+        crate::zone!("spatial re-sort");
+        spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
+        self.cols
+            .gather_into(&self.perm, &mut self.spare, self.walkers);
+        std::mem::swap(&mut self.cols, &mut self.spare);
+        for (row, &id) in self.cols.id.iter().enumerate() {
+            self.slots.set_row(id, row as u32);
+        }
+    }
+
+    /// Stage 2: rebuild the neighbour index over every position.
+    fn rebuild_index(&mut self) {
+        crate::zone!("rebuild index");
+        let hint = self.max_neighbour_radius();
+        // A grid stores the rows' unit velocities when some group's flocking sums are
+        // read from the candidates.
+        let unit_vels = self
+            .sums_from_candidates()
+            .then_some(&self.cols.unit_vel[..]);
+        self.index.rebuild(&self.cols.pos, unit_vels, hint);
+    }
+
+    /// Whether some group's flocking sums are read in one pass over the neighbour
+    /// candidates, which then carry unit velocities.
+    pub(super) fn sums_from_candidates(&self) -> bool {
+        self.plans.iter().any(|p| p.route.sums_from_candidates())
+    }
+
+    /// The largest neighbour radius of a group that scans for neighbours.
+    pub(super) fn max_neighbour_radius(&self) -> f32 {
+        self.groups
+            .iter()
+            .zip(&self.plans)
+            .filter(|(_, p)| p.route.scans())
+            .map(|(g, _)| g.neighbour_radius)
+            .fold(0.0, f32::max)
+    }
+}
