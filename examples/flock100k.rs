@@ -51,7 +51,7 @@ fn main() {
         .unwrap_or(50);
     for _ in 0..ticks {
         let s = w.step(1.0 / 30.0).unwrap();
-        t[0] += s.times.index_ns;
+        t[0] += s.times.resort_ns + s.times.index_ns;
         t[1] += s.times.sight_ns;
         t[2] += s.times.steer_ns;
         t[3] += s.times.integrate_ns;

@@ -51,6 +51,7 @@ fn run_json_has_every_field() {
         120
     );
     for phase in [
+        "spatial_resort",
         "index_build",
         "leader_sight",
         "steering",
@@ -80,6 +81,7 @@ fn run_json_has_every_field() {
 fn run_prints_the_phase_table() {
     let out = stdout_of(throng().args(["run", "approach", "--agents", "80", "--ticks", "10"]));
     for line in [
+        "spatial re-sort",
         "index build",
         "leader sight",
         "steering",

@@ -1,13 +1,24 @@
-//! `throng sweep` at tiny sizes: the report's tables, a well-formed plot, and
-//! clean refusals of bad arguments.
+//! The scaling sweep (`cargo bench --bench sweep`) at tiny sizes: the report's tables,
+//! a well-formed plot, and clean refusals of bad arguments. The sweep's modules are
+//! compiled into this test as they are into the bench target.
+
+// Parts of the sweep only its `main` uses.
+#![allow(dead_code)]
+
+#[path = "../benches/sweep/args.rs"]
+mod args;
+#[path = "../benches/sweep/plot.rs"]
+mod plot;
+#[path = "../benches/sweep/report.rs"]
+mod report;
+#[path = "../benches/sweep/run.rs"]
+mod run;
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
+use clap::Parser;
 
-fn throng() -> Command {
-    Command::cargo_bin("throng").unwrap()
-}
+use args::{parse_profiles, parse_sizes, Failure, SweepArgs};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -19,23 +30,34 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The sweep's arguments as `cargo bench --bench sweep -- ARGS` passes them.
+fn parse(args: &[&str]) -> Result<SweepArgs, clap::Error> {
+    let argv = ["sweep"].iter().chain(args).chain(&["--bench"]);
+    SweepArgs::try_parse_from(argv)
+}
+
 #[test]
 fn tiny_sweep_writes_the_report_and_the_plot() {
     let dir = scratch("tiny");
     let md = dir.join("BENCH.md");
     let svg = dir.join("scaling.svg");
-    let out = throng()
-        .args(["sweep", "--sizes", "200,400", "--profiles", "flock"])
-        .args(["--ticks", "2", "--warmup", "1", "--out"])
-        .arg(&md)
-        .arg("--plot")
-        .arg(&svg)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "failed: {stderr}");
-    // A progress line per configuration.
-    assert!(stderr.contains("flock (grid), 400 agents"), "{stderr}");
+    let (md_s, svg_s) = (md.to_str().unwrap(), svg.to_str().unwrap());
+    let args = parse(&[
+        "--sizes",
+        "200,400",
+        "--profiles",
+        "flock",
+        "--ticks",
+        "2",
+        "--warmup",
+        "1",
+        "--out",
+        md_s,
+        "--plot",
+        svg_s,
+    ])
+    .unwrap();
+    run::sweep(args).unwrap();
 
     let report = std::fs::read_to_string(&md).unwrap();
     for heading in [
@@ -47,6 +69,7 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
         "## Which neighbour index to pick",
         "## Speed targets",
         "docs/optimisations.md",
+        "cargo bench --bench sweep",
     ] {
         assert!(report.contains(heading), "no `{heading}` in:\n{report}");
     }
@@ -67,7 +90,7 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
 }
 
 #[test]
-fn bad_arguments_exit_with_status_2() {
+fn bad_arguments_are_refused_before_measuring() {
     let dir = scratch("bad");
     let md = dir.join("B.md");
     for (args, expect) in [
@@ -79,24 +102,52 @@ fn bad_arguments_exit_with_status_2() {
         (vec!["--sizes", "many"], "not a whole number"),
         (vec!["--ticks", "0"], "--ticks"),
     ] {
-        let out = throng()
-            .arg("sweep")
-            .args(&args)
-            .arg("--out")
-            .arg(&md)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains(expect), "{args:?}: {stderr}");
+        let err = parse(&args).unwrap_err();
+        // clap's usage errors exit with status 2.
+        assert_eq!(err.exit_code(), 2, "{args:?}");
+        assert!(err.to_string().contains(expect), "{args:?}: {err}");
     }
     assert!(!md.exists(), "a refused sweep wrote its report");
 
-    let out = throng()
-        .args(["sweep", "--sizes", "200", "--profiles", "flock", "--out"])
-        .arg(dir.join("missing").join("B.md"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the report file"));
+    let missing = dir.join("missing").join("B.md");
+    let args = parse(&[
+        "--sizes",
+        "200",
+        "--profiles",
+        "flock",
+        "--out",
+        missing.to_str().unwrap(),
+    ]);
+    match run::sweep(args.unwrap()) {
+        Err(Failure::Input(msg)) => assert!(msg.contains("cannot write the report file"), "{msg}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn dates() {
+    assert_eq!(run::civil_from_days(0), (1970, 1, 1));
+    assert_eq!(run::civil_from_days(19_723), (2024, 1, 1));
+    assert_eq!(run::civil_from_days(19_782), (2024, 2, 29));
+}
+
+#[test]
+fn lists_parse() {
+    assert_eq!(parse_sizes("400, 200,200").unwrap().0, vec![200, 400]);
+    assert!(parse_sizes("0").is_err());
+    assert!(parse_sizes("ten").is_err());
+    assert!(parse_profiles("flock,nope").is_err());
+    assert_eq!(parse_profiles("flock,flock").unwrap().0, vec!["flock"]);
+}
+
+#[test]
+fn helpers() {
+    assert_eq!(report::fmt_agents(1_000), "1k");
+    assert_eq!(report::fmt_agents(200_000), "200k");
+    assert_eq!(report::fmt_agents(250), "250");
+    assert_eq!(plot::nice_step(180.0), 200.0);
+    assert_eq!(plot::x_ticks(1_000.0, 200_000.0)[0], 1_000);
+    assert_eq!(run::median(vec![3, 1, 2]), 2.0);
+    assert_eq!(run::median(vec![4, 1, 2, 3]), 2.5);
+    assert_eq!(run::capped(&[1_000, 10_000], 400), vec![400]);
 }

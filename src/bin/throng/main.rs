@@ -8,9 +8,6 @@
 //!            [--size WxH] [--json]
 //! throng check PROFILE        validate a profile without running it
 //! throng list                 list the bundled profiles
-//! throng sweep [--sizes N,..] [--profiles NAME,..] [--ticks T] [--warmup W]
-//!              [--out FILE] [--plot FILE] [--quick]
-//!                             scaling sweep: BENCHMARKS.md and a plot
 //! ```
 //!
 //! Exit status: 0 on success, 2 for an invalid profile or command line (or an
@@ -20,7 +17,6 @@ mod csv;
 mod png;
 mod quality;
 mod report;
-mod sweep;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,9 +47,6 @@ enum Command {
     },
     /// List the bundled profiles.
     List,
-    /// Sweep profiles over crowd sizes and threads; write a markdown report
-    /// and a scaling plot.
-    Sweep(sweep::SweepArgs),
 }
 
 #[derive(Args, Default)]
@@ -149,7 +142,6 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => run(args),
         Some(Command::Check { profile }) => check(&profile),
         Some(Command::List) => list(),
-        Some(Command::Sweep(args)) => sweep::sweep(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

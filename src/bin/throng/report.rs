@@ -8,6 +8,7 @@ use throng::TickStats;
 
 /// Per-tick samples of the timed ticks.
 pub struct Collector {
+    resort: Vec<u64>,
     index: Vec<u64>,
     sight: Vec<u64>,
     steer: Vec<u64>,
@@ -24,6 +25,7 @@ impl Collector {
     pub fn new(ticks: usize) -> Self {
         let v = || Vec::with_capacity(ticks);
         Self {
+            resort: v(),
             index: v(),
             sight: v(),
             steer: v(),
@@ -38,6 +40,7 @@ impl Collector {
 
     /// Record one timed tick.
     pub fn push(&mut self, s: &TickStats) {
+        self.resort.push(s.times.resort_ns);
         self.index.push(s.times.index_ns);
         self.sight.push(s.times.sight_ns);
         self.steer.push(s.times.steer_ns);
@@ -95,7 +98,9 @@ impl PhaseStats {
 /// Every phase of the tick.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Phases {
-    /// Rebuilding the neighbour index (with the periodic spatial re-sort).
+    /// The periodic spatial re-sort of the rows (zero on ticks without one).
+    pub spatial_resort: PhaseStats,
+    /// Rebuilding the neighbour index.
     pub index_build: PhaseStats,
     /// Leaders marking the agents in their sight.
     pub leader_sight: PhaseStats,
@@ -192,6 +197,7 @@ impl Report {
             threads,
             index: p.world.index,
             phases_ms: Phases {
+                spatial_resort: PhaseStats::of(&c.resort),
                 index_build: PhaseStats::of(&c.index),
                 leader_sight: PhaseStats::of(&c.sight),
                 steering: PhaseStats::of(&c.steer),
@@ -251,6 +257,7 @@ impl Report {
         ));
         let ph = &self.phases_ms;
         for (name, s) in [
+            ("spatial re-sort", ph.spatial_resort),
             ("index build", ph.index_build),
             ("leader sight", ph.leader_sight),
             ("steering", ph.steering),

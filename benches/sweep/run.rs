@@ -1,0 +1,581 @@
+//! The sweep's measurements: every profile over the sizes, thread scaling, the
+//! peers' benchmark and the textbook loop, each configuration's per-phase medians.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use glam::Vec2;
+use rayon::ThreadPool;
+use throng::scenario::{self, Profile, Scenario};
+use throng::spatial::IndexKind;
+use throng::world::PhaseTimes;
+use throng::TickStats;
+
+use crate::args::{
+    Failure, ProfileList, SizeList, SweepArgs, DEFAULT_PROFILES, DEFAULT_SIZES, QUICK_SIZES,
+};
+use crate::plot::render_svg;
+use crate::report::{fmt_ms, render_report};
+
+/// Size of the thread-scaling runs.
+pub(crate) const THREADS_SIZE: usize = 100_000;
+/// Sizes of the peers' table.
+pub(crate) const PEER_SIZES: &[usize] = &[1_000, 10_000, 50_000, 100_000];
+/// Warm-up and timed steps of the peers' benchmark.
+pub(crate) const PEER_WARMUP: u64 = 10;
+pub(crate) const PEER_TICKS: u64 = 100;
+/// Timed steps of the peers' benchmark with `--quick`.
+pub(crate) const PEER_TICKS_QUICK: u64 = 20;
+/// Sizes of the textbook O(n²) loop.
+pub(crate) const TEXTBOOK_SIZES: &[usize] = &[1_000, 5_000, 10_000];
+
+/// Per-tick medians of one configuration, in nanoseconds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Measured {
+    pub(crate) agents: usize,
+    pub(crate) index: f64,
+    pub(crate) sight: f64,
+    pub(crate) steer: f64,
+    pub(crate) integrate: f64,
+    pub(crate) total: f64,
+}
+
+impl Measured {
+    pub(crate) fn ns_per_agent_tick(&self) -> f64 {
+        self.total / self.agents.max(1) as f64
+    }
+}
+
+/// One line of the plot and one table of the report.
+pub(crate) struct Series {
+    pub(crate) label: String,
+    pub(crate) rows: Vec<Measured>,
+}
+
+impl Series {
+    pub(crate) fn at(&self, n: usize) -> Option<&Measured> {
+        self.rows.iter().find(|m| m.agents == n)
+    }
+}
+
+/// Thread scaling of one index at one size.
+pub(crate) struct ThreadRun {
+    pub(crate) label: String,
+    pub(crate) agents: usize,
+    pub(crate) one: f64,
+    pub(crate) two: f64,
+}
+
+/// The peers' benchmark on throng: (profile, size, threads) → median ns.
+pub(crate) struct PeerRun {
+    pub(crate) profile: &'static str,
+    pub(crate) agents: usize,
+    pub(crate) threads: usize,
+    pub(crate) total: f64,
+}
+
+/// What the sweep needs to know about the machine.
+pub(crate) struct Machine {
+    pub(crate) date: String,
+    pub(crate) cores: usize,
+    pub(crate) cpu: String,
+    pub(crate) threads: usize,
+    pub(crate) load_before: String,
+    pub(crate) load_after: String,
+}
+
+/// Everything the report is written from.
+pub(crate) struct Results {
+    pub(crate) machine: Machine,
+    pub(crate) ticks: u64,
+    pub(crate) warmup: u64,
+    pub(crate) peer_ticks: u64,
+    pub(crate) quick: bool,
+    pub(crate) series: Vec<Series>,
+    pub(crate) threads: Vec<ThreadRun>,
+    pub(crate) peers: Vec<PeerRun>,
+    pub(crate) textbook: Vec<(usize, f64)>,
+    pub(crate) wall_s: f64,
+}
+
+/// Counts finished configurations for the progress lines.
+pub(crate) struct Progress {
+    pub(crate) done: usize,
+    pub(crate) total: usize,
+    pub(crate) started: Instant,
+}
+
+impl Progress {
+    fn report(&mut self, what: &str, ns: f64) {
+        self.done += 1;
+        eprintln!(
+            "[{:>2}/{}] {what}: {} ms/tick ({:.0} s elapsed)",
+            self.done,
+            self.total,
+            fmt_ms(ns),
+            self.started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// Run the sweep and write the report and the plot.
+pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
+    let quick = args.quick;
+    let sizes = match args.sizes {
+        Some(SizeList(s)) => s,
+        None if quick => QUICK_SIZES.to_vec(),
+        None => DEFAULT_SIZES.to_vec(),
+    };
+    let names = match args.profiles {
+        Some(ProfileList(p)) => p,
+        None => DEFAULT_PROFILES.iter().map(|s| s.to_string()).collect(),
+    };
+    let ticks = args.ticks.unwrap_or(if quick { 8 } else { 20 });
+    let warmup = args.warmup.unwrap_or(if quick { 3 } else { 5 });
+    let peer_ticks = if quick { PEER_TICKS_QUICK } else { PEER_TICKS };
+    let largest = sizes.iter().copied().max().unwrap_or(1);
+
+    // Refuse unwritable outputs before spending minutes measuring.
+    check_writable(&args.out, "report")?;
+    check_writable(&args.plot, "plot")?;
+
+    let mut profiles = Vec::new();
+    for name in &names {
+        let b = scenario::bundled(name)
+            .ok_or_else(|| Failure::Input(format!("error: unknown profile `{name}`")))?;
+        profiles.push(scenario::load_bundled(b)?);
+    }
+    let flock = profiles.iter().find(|p| p.name == "flock").cloned();
+    let threads_size = THREADS_SIZE.min(largest);
+    let peer_sizes = capped(PEER_SIZES, largest);
+    let textbook_sizes = capped(TEXTBOOK_SIZES, largest);
+
+    let machine_before = load_average();
+    let grid_series = usize::from(flock.is_some());
+    let total = (profiles.len() + grid_series) * sizes.len()
+        + if flock.is_some() { 4 } else { 0 }
+        + 4 * peer_sizes.len()
+        + textbook_sizes.len();
+    let mut progress = Progress {
+        done: 0,
+        total,
+        started: Instant::now(),
+    };
+    let threads = rayon::current_num_threads();
+    eprintln!(
+        "sweep: {} configurations, {warmup} warm-up + {ticks} timed ticks each, \
+         {threads} threads, load average {machine_before}",
+        total
+    );
+
+    // 1. Profiles × sizes, plus flock on the grid.
+    let mut series = Vec::new();
+    for p in &profiles {
+        let mut kinds = vec![(p.name.clone(), IndexKind::KdTree)];
+        if p.name == "flock" {
+            kinds.push(("flock (grid)".to_string(), IndexKind::Grid));
+        }
+        for (label, kind) in kinds {
+            let mut rows = Vec::new();
+            for &n in &sizes {
+                let m = measure(p, n, kind, None, warmup, ticks)?;
+                progress.report(&format!("{label}, {n} agents"), m.total);
+                rows.push(m);
+            }
+            series.push(Series { label, rows });
+        }
+    }
+
+    // 2. Threads: flock on 1 and 2 threads.
+    let mut thread_runs = Vec::new();
+    if let Some(f) = &flock {
+        let one = pool(1)?;
+        let two = pool(2)?;
+        for (label, kind) in [
+            ("flock", IndexKind::KdTree),
+            ("flock (grid)", IndexKind::Grid),
+        ] {
+            let (a, b) = measure_pair(
+                f,
+                threads_size,
+                kind,
+                [one.clone(), two.clone()],
+                warmup,
+                ticks,
+            )?;
+            progress.report(
+                &format!("{label}, {threads_size} agents, 1 thread"),
+                a.total,
+            );
+            progress.report(
+                &format!("{label}, {threads_size} agents, 2 threads"),
+                b.total,
+            );
+            thread_runs.push(ThreadRun {
+                label: label.to_string(),
+                agents: a.agents,
+                one: a.total,
+                two: b.total,
+            });
+        }
+    }
+
+    // 3. The peers' benchmark.
+    let mut peers = Vec::new();
+    for name in ["circle", "circle_disk"] {
+        let b = scenario::bundled(name)
+            .ok_or_else(|| Failure::Runtime(format!("the bundled profile {name} is missing")))?;
+        let p = scenario::load_bundled(b)?;
+        for &n in &peer_sizes {
+            let (a, b) = measure_pair(
+                &p,
+                n,
+                IndexKind::KdTree,
+                [pool(1)?, pool(2)?],
+                PEER_WARMUP,
+                peer_ticks,
+            )?;
+            for (k, m) in [(1, a), (2, b)] {
+                progress.report(
+                    &format!("peers: {name}, {n} agents, {k} thread{}", plural_s(k)),
+                    m.total,
+                );
+                peers.push(PeerRun {
+                    profile: name,
+                    agents: m.agents,
+                    threads: k,
+                    total: m.total,
+                });
+            }
+        }
+    }
+
+    // 4. The textbook O(n²) loop.
+    let mut textbook = Vec::new();
+    for &n in &textbook_sizes {
+        let ns = textbook_median_ns(n);
+        progress.report(&format!("textbook O(n²) loop, {n} agents, 1 thread"), ns);
+        textbook.push((n, ns));
+    }
+
+    let results = Results {
+        machine: Machine {
+            date: utc_now(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cpu: cpu_model(),
+            threads,
+            load_before: machine_before,
+            load_after: load_average(),
+        },
+        ticks,
+        warmup,
+        peer_ticks,
+        quick,
+        series,
+        threads: thread_runs,
+        peers,
+        textbook,
+        wall_s: progress.started.elapsed().as_secs_f64(),
+    };
+    let report = render_report(&results, &args.plot, &args.out);
+    let svg = render_svg(&results);
+    write(&args.out, &report, "report")?;
+    write(&args.plot, &svg, "plot")?;
+    eprintln!(
+        "sweep: wrote {} and {} in {:.0} s (load average now {})",
+        args.out.display(),
+        args.plot.display(),
+        results.wall_s,
+        results.machine.load_after
+    );
+    Ok(())
+}
+
+/// The sizes of `wanted` up to `largest`; the largest swept size alone when
+/// none is that small.
+pub(crate) fn capped(wanted: &[usize], largest: usize) -> Vec<usize> {
+    let v: Vec<usize> = wanted.iter().copied().filter(|&n| n <= largest).collect();
+    if v.is_empty() {
+        vec![largest]
+    } else {
+        v
+    }
+}
+
+pub(crate) fn plural_s(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Fail now (status 2) if `path` cannot be written, without truncating it.
+pub(crate) fn check_writable(path: &Path, what: &str) -> Result<(), Failure> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map(drop)
+        .map_err(|e| {
+            Failure::Input(format!(
+                "error: cannot write the {what} file {}: {e}",
+                path.display()
+            ))
+        })
+}
+
+pub(crate) fn write(path: &Path, text: &str, what: &str) -> Result<(), Failure> {
+    std::fs::write(path, text)
+        .map_err(|e| Failure::Runtime(format!("writing the {what} file {}: {e}", path.display())))
+}
+
+pub(crate) fn pool(k: usize) -> Result<Arc<ThreadPool>, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(k)
+        .build()
+        .map(Arc::new)
+        .map_err(|e| Failure::Runtime(format!("cannot start {k} threads: {e}")))
+}
+
+/// `profile` at `n` agents with the given index and pool, after `warmup`
+/// ticks.
+pub(crate) fn prepare(
+    profile: &Profile,
+    n: usize,
+    index: IndexKind,
+    pool: Option<Arc<ThreadPool>>,
+    warmup: u64,
+) -> Result<Scenario, Failure> {
+    let mut p = profile.scaled_to(n);
+    p.world.index = index;
+    let mut sc = Scenario::build(&p).map_err(|e| {
+        Failure::Runtime(format!("cannot build {} at {n} agents: {e}", profile.name))
+    })?;
+    if pool.is_some() {
+        sc.world_mut().set_thread_pool(pool);
+    }
+    for _ in 0..warmup {
+        step(&mut sc)?;
+    }
+    Ok(sc)
+}
+
+/// One tick, its failure worded for the user.
+pub(crate) fn step(sc: &mut Scenario) -> Result<TickStats, Failure> {
+    sc.step().map_err(|e| {
+        Failure::Runtime(format!(
+            "{} at {} agents: {e}",
+            sc.profile().name,
+            sc.world().len()
+        ))
+    })
+}
+
+/// Per-phase timings of the timed ticks of one scenario.
+#[derive(Default)]
+pub(crate) struct Samples([Vec<u64>; 5]);
+
+impl Samples {
+    fn push(&mut self, t: &PhaseTimes) {
+        // The index phase with the periodic re-sort, as the reports have always shown it.
+        for (c, v) in self.0.iter_mut().zip([
+            t.resort_ns + t.index_ns,
+            t.sight_ns,
+            t.steer_ns,
+            t.integrate_ns,
+            t.total_ns,
+        ]) {
+            c.push(v);
+        }
+    }
+
+    fn medians(self, agents: usize) -> Measured {
+        let [index, sight, steer, integrate, total] = self.0.map(median);
+        Measured {
+            agents,
+            index,
+            sight,
+            steer,
+            integrate,
+            total,
+        }
+    }
+}
+
+/// Build `profile` at `n` agents with the given index, run `warmup` ticks,
+/// then `ticks` timed ones: per-phase medians.
+pub(crate) fn measure(
+    profile: &Profile,
+    n: usize,
+    index: IndexKind,
+    pool: Option<Arc<ThreadPool>>,
+    warmup: u64,
+    ticks: u64,
+) -> Result<Measured, Failure> {
+    let mut sc = prepare(profile, n, index, pool, warmup)?;
+    let mut samples = Samples::default();
+    for _ in 0..ticks {
+        samples.push(&step(&mut sc)?.times);
+    }
+    Ok(samples.medians(sc.world().len()))
+}
+
+/// The same configuration on two pools, ticks interleaved (one on the first
+/// pool, one on the second, and so on), so that whatever else the machine
+/// does weighs on both alike.
+pub(crate) fn measure_pair(
+    profile: &Profile,
+    n: usize,
+    index: IndexKind,
+    pools: [Arc<ThreadPool>; 2],
+    warmup: u64,
+    ticks: u64,
+) -> Result<(Measured, Measured), Failure> {
+    let [p1, p2] = pools;
+    let mut a = prepare(profile, n, index, Some(p1), warmup)?;
+    let mut b = prepare(profile, n, index, Some(p2), warmup)?;
+    let (mut sa, mut sb) = (Samples::default(), Samples::default());
+    for _ in 0..ticks {
+        sa.push(&step(&mut a)?.times);
+        sb.push(&step(&mut b)?.times);
+    }
+    Ok((sa.medians(a.world().len()), sb.medians(b.world().len())))
+}
+
+/// Median (mean of the middle two for an even count); 0 for none.
+pub(crate) fn median(mut v: Vec<u64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_unstable();
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m] as f64
+    } else {
+        (v[m - 1] as f64 + v[m] as f64) / 2.0
+    }
+}
+
+/// One agent of the textbook loop: everything in one struct.
+#[derive(Clone, Copy)]
+pub(crate) struct TextbookAgent {
+    pub(crate) pos: Vec2,
+    pub(crate) vel: Vec2,
+    pub(crate) goal: Vec2,
+}
+
+/// The `circle` ring at `n` agents, run by the textbook loop: every agent
+/// tests every other for separation (radius 4, the `circle` profile's), seeks
+/// its antipode (max speed 2, max force 4, dt 0.25), one thread. One warm-up
+/// tick, then the median of 3 to 50 timed ones (fewer for larger crowds).
+pub(crate) fn textbook_median_ns(n: usize) -> f64 {
+    let r = 200.0 * (n as f32 / 250.0).sqrt();
+    let mut agents: Vec<TextbookAgent> = (0..n)
+        .map(|i| {
+            let a = std::f32::consts::TAU * i as f32 / n as f32;
+            let pos = Vec2::new(a.cos(), a.sin()) * r;
+            TextbookAgent {
+                pos,
+                vel: Vec2::ZERO,
+                goal: -pos,
+            }
+        })
+        .collect();
+    // About 0.1 s of timed work, and at least three ticks.
+    let timed = (1e8 / (n as f64 * n as f64)).clamp(3.0, 50.0) as usize;
+    let mut times = Vec::new();
+    for t in 0..=timed {
+        let start = Instant::now();
+        textbook_tick(&mut agents);
+        if t > 0 {
+            times.push(start.elapsed().as_nanos() as u64);
+        }
+    }
+    std::hint::black_box(&agents);
+    median(times)
+}
+
+pub(crate) fn textbook_tick(agents: &mut [TextbookAgent]) {
+    const SEPARATION_RADIUS: f32 = 4.0;
+    const STRENGTH: f32 = 3.0;
+    const MAX_SPEED: f32 = 2.0;
+    const MAX_FORCE: f32 = 4.0;
+    const DT: f32 = 0.25;
+    let before = agents.to_vec();
+    for (i, a) in agents.iter_mut().enumerate() {
+        let me = before[i];
+        let mut away = Vec2::ZERO;
+        for (j, other) in before.iter().enumerate() {
+            if j == i {
+                continue;
+            }
+            let d = me.pos - other.pos;
+            let d2 = d.length_squared();
+            if d2 > 0.0 && d2 < SEPARATION_RADIUS * SEPARATION_RADIUS {
+                away += d / d2;
+            }
+        }
+        let to_goal = me.goal - me.pos;
+        let desired = if to_goal.length() > 1.0 {
+            to_goal.normalize() * MAX_SPEED
+        } else {
+            to_goal
+        };
+        let force = ((desired - me.vel) + away * STRENGTH).clamp_length_max(MAX_FORCE);
+        a.vel = (me.vel + force * DT).clamp_length_max(MAX_SPEED);
+        a.pos = me.pos + a.vel * DT;
+    }
+}
+
+/// `/proc/loadavg`'s three load averages, or "unknown".
+pub(crate) fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The first "model name" of `/proc/cpuinfo`, or "unknown".
+pub(crate) fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The current time as `YYYY-MM-DD HH:MM UTC`.
+pub(crate) fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let rem = secs % 86_400;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        (rem % 3600) / 60
+    )
+}
+
+/// The date of a day counted from 1970-01-01 (proleptic Gregorian).
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
