@@ -36,10 +36,12 @@
 //! # Ok::<(), throng::ThrongError>(())
 //! ```
 //!
-//! The pipeline ([`World::step`]): rebuild the neighbour index, mark leader
-//! sight, steer (parallel), integrate. Behaviours are pure kernels in
-//! [`behaviours`]; groups ([`GroupConfig`]) share behaviours, weights and
-//! parameters among their agents.
+//! The pipeline ([`World::step`]), stage by stage: re-sort the rows spatially (every
+//! few ticks), rebuild the neighbour index, mark leader sight, steer (parallel),
+//! integrate. Behaviours are pure kernels in [`behaviours`]; groups
+//! ([`GroupConfig`]) share behaviours, weights and parameters among their agents.
+//! `docs/architecture.md` maps the stages, the columns each reads and writes, and
+//! the routes an agent's neighbour work can take.
 //!
 //! On top of the engine, [`scenario`] reads TOML scenario profiles (the ones in
 //! `profiles/`) and builds worlds from them; the `throng` binary runs them and

@@ -88,10 +88,10 @@ fn scaling_keeps_density_and_counts() {
     });
     assert_eq!(big.total_agents(), city.total_agents() * 4);
     // Four times the agents: every length doubles.
-    assert_eq!(big.scene.walls[0].a, city.scene.walls[0].a * 2.0);
+    assert_eq!(big.layout.walls[0].a, city.layout.walls[0].a * 2.0);
     assert_eq!(
-        big.scene.obstacles[0].radius,
-        city.scene.obstacles[0].radius * 2.0
+        big.layout.obstacles[0].radius,
+        city.layout.obstacles[0].radius * 2.0
     );
     assert_eq!(big.squads[0].count, city.squads[0].count * 4);
 }

@@ -1,6 +1,7 @@
 //! Command-line arguments of the scaling sweep, and how it fails.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Parser;
 use throng::scenario::{self, ProfileError};
@@ -103,6 +104,18 @@ pub(crate) enum Failure {
     Input(String),
     /// Something failed while measuring or writing. Status 1.
     Runtime(String),
+}
+
+impl Failure {
+    /// Say what failed on stderr; the exit status for it.
+    pub(crate) fn exit(self) -> ExitCode {
+        let (status, msg) = match self {
+            Failure::Input(msg) => (2, msg),
+            Failure::Runtime(msg) => (1, format!("error: {msg}")),
+        };
+        eprintln!("{msg}");
+        ExitCode::from(status)
+    }
 }
 
 impl From<ProfileError> for Failure {

@@ -28,15 +28,5 @@ use clap::Parser;
 use args::{Failure, SweepArgs};
 
 fn main() -> ExitCode {
-    match run::sweep(SweepArgs::parse()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(msg)) => {
-            eprintln!("{msg}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Runtime(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(1)
-        }
-    }
+    run::sweep(SweepArgs::parse()).map_or_else(Failure::exit, |()| ExitCode::SUCCESS)
 }

@@ -83,6 +83,41 @@ pub struct Steering {
     pub angular: f32,
 }
 
+/// What the tests of the four-lane twins share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use glam::Vec2;
+    use wide::f32x4;
+
+    use super::AgentState;
+    use crate::math::x4::{Vec2x4, LANES};
+    use crate::rng::{uniform, AgentRng};
+
+    /// Four agents at random positions within `±extent`, velocities within `±speed`
+    /// on each axis and maximum speeds in `max_speed`; and what the twins read of them
+    /// in lanes: position, velocity, maximum speed.
+    pub(crate) fn four_agents(
+        rng: &mut AgentRng,
+        extent: f32,
+        speed: f32,
+        (lo, hi): (f32, f32),
+    ) -> ([AgentState; LANES], (Vec2x4, Vec2x4, f32x4)) {
+        let mut u = |a: f32, b: f32| uniform(rng, a, b);
+        let me: [AgentState; LANES] = std::array::from_fn(|_| AgentState {
+            pos: Vec2::new(u(-extent, extent), u(-extent, extent)),
+            vel: Vec2::new(u(-speed, speed), u(-speed, speed)),
+            max_speed: u(lo, hi),
+            ..AgentState::default()
+        });
+        let lanes = (
+            Vec2x4::load(&me.map(|m| m.pos)),
+            Vec2x4::load(&me.map(|m| m.vel)),
+            f32x4::new(me.map(|m| m.max_speed)),
+        );
+        (me, lanes)
+    }
+}
+
 pub mod flocking;
 pub mod targeting;
 pub mod wander;

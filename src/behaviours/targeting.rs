@@ -179,30 +179,24 @@ mod tests {
 
     #[test]
     fn seek_x4_equals_seek_bitwise() {
+        use crate::behaviours::testing::four_agents;
         use crate::math::x4::LANES;
         use crate::rng::{agent_rng, uniform};
         let mut rng = agent_rng(5, 6);
         for case in 0..10_000 {
-            let mut u = |lo: f32, hi: f32| uniform(&mut rng, lo, hi);
-            let me: [AgentState; LANES] = std::array::from_fn(|_| AgentState {
-                pos: Vec2::new(u(-50.0, 50.0), u(-50.0, 50.0)),
-                vel: Vec2::new(u(-3.0, 3.0), u(-3.0, 3.0)),
-                max_speed: u(0.0, 4.0),
-                ..AgentState::default()
-            });
+            let (me, lanes) = four_agents(&mut rng, 50.0, 3.0, (0.0, 4.0));
             // Some targets on the agent itself, one lane without a target.
             let target: [Vec2; LANES] = std::array::from_fn(|k| match (case + k) % 6 {
                 0 => me[k].pos,
-                _ => Vec2::new(u(-50.0, 50.0), u(-50.0, 50.0)),
+                _ => Vec2::new(
+                    uniform(&mut rng, -50.0, 50.0),
+                    uniform(&mut rng, -50.0, 50.0),
+                ),
             });
             let has: [f32; LANES] =
                 std::array::from_fn(|k| if (case + k) % 5 == 0 { 0.0 } else { 1.0 });
             let got = seek_x4(
-                (
-                    Vec2x4::load(&me.map(|m| m.pos)),
-                    Vec2x4::load(&me.map(|m| m.vel)),
-                    f32x4::new(me.map(|m| m.max_speed)),
-                ),
+                lanes,
                 Vec2x4::load(&target),
                 f32x4::new(has).simd_eq(f32x4::splat(1.0)),
             )

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::error::Problem;
-use super::scene::ScenePath;
+use super::layout::LayoutPath;
 use crate::behaviours::flocking::SeparationParams;
 use crate::behaviours::leader::LeaderParams;
 use crate::group::{Behaviour, GroupConfig, Movement, PathId, WeightedBehaviour};
@@ -26,7 +26,7 @@ pub(crate) struct Context<'a> {
     /// The group's movement (kinematic groups take kinematic behaviours).
     pub movement: Movement,
     /// The scene's paths, by index (= the world's `PathId`).
-    pub paths: &'a [ScenePath],
+    pub paths: &'a [LayoutPath],
 }
 
 impl Default for Context<'static> {
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn every_kind_builds_with_defaults_and_keeps_its_name() {
-        let paths = [ScenePath {
+        let paths = [LayoutPath {
             name: "route".into(),
             points: vec![glam::Vec2::ZERO, glam::Vec2::X],
             looped: false,

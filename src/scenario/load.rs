@@ -3,8 +3,8 @@
 
 use glam::Vec2;
 
+use super::layout::{Layout, Rect};
 use super::profile::{GroupSpec, InitialDirection, Profile, TargetSpec};
-use super::scene::{Rect, Scene};
 use crate::rng::{agent_rng, mix_seed, uniform01};
 use crate::{AgentId, AgentSpec, GroupId, Target, TickStats, World, WorldConfig};
 
@@ -18,7 +18,7 @@ const SPAWN_STREAM: u64 = 0x5350_4157_4e5f_5354;
 /// # Errors
 /// When the engine rejects a wall, obstacle or path the profile validation let
 /// through.
-pub fn apply_scene(scene: &Scene, world: &mut World) -> crate::Result<()> {
+pub fn apply_layout(scene: &Layout, world: &mut World) -> crate::Result<()> {
     let walls = scene
         .walls
         .iter()
@@ -121,7 +121,7 @@ impl Scenario {
             index: p.world.index,
             reorder_interval: p.world.reorder_interval,
         });
-        apply_scene(&p.scene, &mut world)?;
+        apply_layout(&p.layout, &mut world)?;
         let mut gids = Vec::with_capacity(p.groups.len());
         for g in &p.groups {
             gids.push(world.add_group(g.config.clone())?);
@@ -153,7 +153,7 @@ impl Scenario {
                     start,
                     lead,
                 } => {
-                    let route = &p.scene.paths[path];
+                    let route = &p.layout.paths[path];
                     let starts: Vec<f32> = pos
                         .iter()
                         .map(|&s| start.unwrap_or_else(|| route.project(s)) + lead)
@@ -273,7 +273,7 @@ impl Scenario {
     pub fn step(&mut self) -> crate::Result<TickStats> {
         let time = (self.stepped as f64 * f64::from(self.profile.world.dt)) as f32;
         for m in &self.movers {
-            let path = &self.profile.scene.paths[m.path];
+            let path = &self.profile.layout.paths[m.path];
             if let Some(start) = m.shared {
                 // One point for the whole group: one validation, one pass over the
                 // rows (a mover is one group's agents).
@@ -320,8 +320,8 @@ impl Scenario {
 
     /// The static scene.
     #[must_use]
-    pub fn scene(&self) -> &Scene {
-        &self.profile.scene
+    pub fn layout(&self) -> &Layout {
+        &self.profile.layout
     }
 
     /// The groups, by engine group index.
@@ -346,7 +346,7 @@ impl Scenario {
     /// the profile places (scene, spawn shapes, target points) with a margin.
     #[must_use]
     pub fn view(&self) -> Rect {
-        if let Some(b) = self.profile.scene.bounds {
+        if let Some(b) = self.profile.layout.bounds {
             return b;
         }
         let spawns = self
@@ -358,7 +358,7 @@ impl Scenario {
         let marks = self.markers.iter().map(|&(_, p)| Rect::from_corners(p, p));
         let all = spawns
             .chain(marks)
-            .chain(self.profile.scene.extent())
+            .chain(self.profile.layout.extent())
             .reduce(Rect::union)
             .unwrap_or(Rect::from_corners(Vec2::splat(-1.0), Vec2::splat(1.0)));
         let margin = (all.size().max_element() * 0.05).max(1.0);

@@ -9,7 +9,7 @@
 //! 2. validation into a [`Profile`] (values in range, names resolved,
 //!    behaviours converted);
 //! 3. [`Scenario::build`]: a [`crate::World`] with every agent spawned, plus the
-//!    static [`Scene`] for drawing.
+//!    static [`Layout`] for drawing.
 //!
 //! ```
 //! use throng::scenario::{parse_profile, Overrides, Scenario};
@@ -42,11 +42,12 @@
 
 mod behaviour;
 mod error;
+pub mod layout;
 mod load;
 mod profile;
-pub mod scene;
 pub mod schema;
 pub mod spawn;
+mod validate;
 
 use std::path::Path;
 
@@ -55,12 +56,12 @@ use toml::de::DeTable;
 
 pub use behaviour::BEHAVIOUR_KINDS;
 pub use error::ProfileError;
-pub use load::{apply_scene, GroupInfo, Scenario};
+pub use layout::{Circle, Layout, LayoutPath, Rect, WallSegment};
+pub use load::{apply_layout, GroupInfo, Scenario};
 pub use profile::{
     BodySpec, GroupSpec, InitialDirection, Movement, Overrides, Profile, SquadSpec, TargetSpec,
     WorldSpec, MAX_COORDINATE, MAX_GROUP_COUNT, MIN_SEGMENT_LENGTH,
 };
-pub use scene::{Circle, Rect, Scene, ScenePath, WallSegment};
 
 use error::Locator;
 
@@ -120,7 +121,7 @@ pub fn parse_profile(src: &str, file: &str) -> Result<Profile, ProfileError> {
     let locator = Locator::new(file, src, Some(root.clone()));
     let doc = schema::ProfileDoc::deserialize(serde::de::IntoDeserializer::into_deserializer(root))
         .map_err(|e| locator.toml_error(&e))?;
-    profile::validate(doc, stem).map_err(|p| locator.problem(p))
+    validate::validate(doc, stem).map_err(|p| locator.problem(p))
 }
 
 /// Read, parse and validate the profile file at `path`.

@@ -8,7 +8,7 @@ use std::f32::consts::TAU;
 
 use glam::Vec2;
 
-use super::scene::Rect;
+use super::layout::Rect;
 use crate::rng::{uniform, uniform01, AgentRng};
 
 /// The golden angle in radians, the sunflower's angular step (the value used

@@ -18,7 +18,7 @@
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-mod grid;
+mod cell_lists;
 mod obstacle_index;
 mod path;
 mod wall_index;

@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 
-use super::grid::{max_cells_for, CellRange, Grid, GridShape};
+use super::cell_lists::{max_cells_for, CellLayout, CellLists, CellRange};
 use super::{Obstacle, SceneError};
 
 /// A static set of obstacles with a uniform grid of cells, each listing the
@@ -16,7 +16,7 @@ pub struct ObstacleIndex {
     obstacles: Vec<Obstacle>,
     /// Each obstacle's cell range (for reporting it from exactly one cell).
     ranges: Vec<CellRange>,
-    grid: Grid,
+    grid: CellLists,
     pad: f32,
 }
 
@@ -26,7 +26,7 @@ impl Default for ObstacleIndex {
         Self {
             obstacles: Vec::new(),
             ranges: Vec::new(),
-            grid: Grid::empty(),
+            grid: CellLists::empty(),
             pad: 0.0,
         }
     }
@@ -61,7 +61,7 @@ impl ObstacleIndex {
         let scale = lo.abs().max(hi.abs()).max_element();
         let pad = 1e-4 + 1e-6 * scale;
         let margin = Vec2::splat(2.0 * pad);
-        let shape = GridShape::fit(
+        let shape = CellLayout::fit(
             lo - margin,
             hi + margin,
             mean_d,
@@ -84,7 +84,7 @@ impl ObstacleIndex {
                 })
             })
             .collect();
-        let grid = Grid::build(shape, obstacles.len(), |i, push| {
+        let grid = CellLists::build(shape, obstacles.len(), |i, push| {
             let r = ranges[i];
             for iy in r.y0..=r.y1 {
                 for ix in r.x0..=r.x1 {

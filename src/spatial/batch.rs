@@ -7,7 +7,7 @@ use std::ops::Range;
 use glam::Vec2;
 
 use super::cells::{copy_unit_vels, CellTable, NO_CELL};
-use super::scan::{keep_nearest, scan_spans, scan_window, sort_by_distance};
+use super::scan::{keep_nearest, scan_cells, sort_by_distance, Probe};
 use super::{
     addressable, brute, clean_radius, pad, reach_cells, Bounds, Inner, NeighbourQuery,
     SpatialIndex, CELL_PER_RADIUS,
@@ -289,18 +289,22 @@ impl BatchNeighbours {
             return &[];
         }
         let p = positions[row];
-        let me = row as u32;
+        let probe = Probe {
+            p,
+            r2: q.r2,
+            row: row as u32,
+        };
         let gathered = self.gathered(positions, row, q.r);
         let hits = &mut self.hits;
         let found = match &index.inner {
             Inner::Grid(g) if g.len() == positions.len() && q.finite => {
                 let cell = g.cell_of(row).unwrap_or(NO_CELL);
-                scan_cells(g.cells(), (cell, q.grid_cells), p, q.r2, me, hits)
+                scan_cells(g.cells(), (cell, q.grid_cells), probe, hits)
             }
             Inner::KdTree(_) if gathered => {
                 let local = row - self.rows.start;
                 let cell = self.row_cell.get(local).copied().unwrap_or(NO_CELL);
-                scan_cells(&self.cands, (cell, self.reach_cells), p, q.r2, me, hits)
+                scan_cells(&self.cands, (cell, self.reach_cells), probe, hits)
             }
             _ => {
                 brute::brute_keys(positions, row, q.r, &mut self.keys);
@@ -368,27 +372,5 @@ impl BatchNeighbours {
             r2: q.r2,
             cap: q.cap,
         })
-    }
-}
-
-/// The scan of `row` at `p` over the cells within `k` of its cell `cell`: at fixed
-/// offsets from the cell id for the usual reach of one cell, out of line
-/// ([`scan_window`]) otherwise.
-#[inline(always)]
-fn scan_cells(
-    table: &CellTable,
-    (cell, k): (u32, u32),
-    p: Vec2,
-    r2: f32,
-    row: u32,
-    hits: &mut Vec<u32>,
-) -> usize {
-    if k == 1 {
-        match table.spans3(cell) {
-            Some(spans) => scan_spans(table.entries(), spans.into_iter(), p, r2, row, hits),
-            None => 0,
-        }
-    } else {
-        scan_window(table, (cell, k), p, r2, row, hits)
     }
 }

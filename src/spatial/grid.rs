@@ -73,14 +73,14 @@ fn count_cells(rows: Rows<'_>, ends: &mut [u32], lo: usize, totals: &mut [u32], 
     );
 }
 
-/// The entry arrays of a range of cells (`unit_xs` and `unit_ys` empty when the rows' unit
+/// The entry arrays of a range of cells (`unit_vels` empty when the rows' unit
 /// velocities are not stored).
 struct Entries<'a> {
     xs: &'a mut [f32],
     ys: &'a mut [f32],
     ids: &'a mut [u32],
-    unit_xs: &'a mut [f32],
-    unit_ys: &'a mut [f32],
+    /// x and y of the unit velocities.
+    unit_vels: (&'a mut [f32], &'a mut [f32]),
 }
 
 /// What the fill reads of the rows: cells, positions, unit velocities (empty when not
@@ -155,8 +155,9 @@ fn fill_cells(
             }
         }
         // The unit velocities, when stored: from each entry's row, in entry order.
-        if !out.unit_xs.is_empty() {
-            copy_unit_vels(out.ids, rows.unit_vels, out.unit_xs, out.unit_ys);
+        let (unit_xs, unit_ys) = out.unit_vels;
+        if !unit_xs.is_empty() {
+            copy_unit_vels(out.ids, rows.unit_vels, unit_xs, unit_ys);
         }
         return;
     }
@@ -169,16 +170,15 @@ fn fill_cells(
     let (lx, rx) = out.xs.split_at_mut(at);
     let (ly, ry) = out.ys.split_at_mut(at);
     let (li, ri) = out.ids.split_at_mut(at);
-    let (ldx, rdx) = split_or_empty(out.unit_xs, at);
-    let (ldy, rdy) = split_or_empty(out.unit_ys, at);
+    let (ldx, rdx) = split_or_empty(out.unit_vels.0, at);
+    let (ldy, rdy) = split_or_empty(out.unit_vels.1, at);
     rayon::join(
         || {
             let out = Entries {
                 xs: lx,
                 ys: ly,
                 ids: li,
-                unit_xs: ldx,
-                unit_ys: ldy,
+                unit_vels: (ldx, ldy),
             };
             fill_cells(rows, left, (lo, base), out, (tl, depth - 1));
         },
@@ -187,8 +187,7 @@ fn fill_cells(
                 xs: rx,
                 ys: ry,
                 ids: ri,
-                unit_xs: rdx,
-                unit_ys: rdy,
+                unit_vels: (rdx, rdy),
             };
             fill_cells(rows, right, (lo + half, split), out, (tr, depth - 1));
         },
@@ -350,17 +349,15 @@ impl GridIndex {
         table.size_entries(m);
         let unit_vels = unit_vels.filter(|d| d.len() >= n).unwrap_or(&[]);
         table.size_unit_vels(!unit_vels.is_empty());
-        let (unit_xs, unit_ys) = (
-            table.unit_xs.get_mut(..m).unwrap_or_default(),
-            table.unit_ys.get_mut(..m).unwrap_or_default(),
-        );
         // Fill backwards, decrementing: afterwards starts[c] = begin of cell c.
         let out = Entries {
             xs: &mut table.xs[..m],
             ys: &mut table.ys[..m],
             ids: &mut table.ids[..m],
-            unit_xs,
-            unit_ys,
+            unit_vels: (
+                table.unit_xs.get_mut(..m).unwrap_or_default(),
+                table.unit_ys.get_mut(..m).unwrap_or_default(),
+            ),
         };
         let rows = Rows { unit_vels, ..rows };
         fill_cells(

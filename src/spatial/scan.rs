@@ -14,61 +14,81 @@ pub(super) fn dist_key(d2: f32, row: u32) -> u64 {
     (u64::from(d2.to_bits()) << 32) | u64::from(row)
 }
 
-/// The rows of the entries in `spans` (each `(start, end)`) within `r2` of `p`, except
-/// `row` itself, written to the front of `hits` (grown as needed); returns how many.
-/// Inlined always: the scan's hot loop (left to the compiler in its own module, it
-/// was called instead, +40 instructions per agent-tick in `leader_squads`).
+/// One row's scan: its position, the squared radius and the row itself (which is
+/// never its own neighbour).
+#[derive(Clone, Copy)]
+pub(super) struct Probe {
+    pub p: Vec2,
+    pub r2: f32,
+    pub row: u32,
+}
+
+/// The rows of the entries in `spans` (each `(start, end)`) within the probe's radius,
+/// except the probe's row, written to the front of `hits` (grown as needed); returns
+/// how many. Inlined always: the scan's hot loop (left to the compiler in its own
+/// module, it was called instead, +40 instructions per agent-tick in `leader_squads`).
 #[inline(always)]
-pub(super) fn scan_spans(
+fn scan_spans(
     entries: (&[f32], &[f32], &[u32]),
     spans: impl Iterator<Item = (usize, usize)>,
-    p: Vec2,
-    r2: f32,
-    row: u32,
+    probe: Probe,
     hits: &mut Vec<u32>,
 ) -> usize {
     let mut found = 0;
     for (s, e) in spans {
         grow_hits(hits, found + (e - s) + GROUP);
-        found = scan_span(entries, s, e, p, r2, row, hits, found);
+        found = scan_span(entries, (s, e), probe, hits, found);
     }
     found
 }
 
-/// [`scan_spans`] over the cells within `k` cells of `cell` of `table`: the wide reach,
-/// out of line so that the hot scan keeps one copy of the span loop per index kind
-/// (with both inlined, the compiler's choices cost the k-d tree profiles ~11
-/// instructions per agent-tick: `docs/optimisations.md`, fifth round).
-#[inline(never)]
-pub(super) fn scan_window(
+/// [`scan_spans`] over the cells within `k` of the cell `cell` of `table`: at fixed
+/// offsets from the cell id for the usual reach of one cell ([`CellTable::spans3`]),
+/// out of line ([`scan_window`]) otherwise.
+#[inline(always)]
+pub(super) fn scan_cells(
     table: &CellTable,
     (cell, k): (u32, u32),
-    p: Vec2,
-    r2: f32,
-    row: u32,
+    probe: Probe,
+    hits: &mut Vec<u32>,
+) -> usize {
+    if k != 1 {
+        return scan_window(table, (cell, k), probe, hits);
+    }
+    match table.spans3(cell) {
+        Some(spans) => scan_spans(table.entries(), spans.into_iter(), probe, hits),
+        None => 0,
+    }
+}
+
+/// The wide reach of [`scan_cells`], out of line so that the hot scan keeps one copy of
+/// the span loop per index kind (with both inlined, the compiler's choices cost the k-d
+/// tree profiles ~11 instructions per agent-tick: `docs/optimisations.md`, fifth
+/// round).
+#[inline(never)]
+fn scan_window(
+    table: &CellTable,
+    (cell, k): (u32, u32),
+    probe: Probe,
     hits: &mut Vec<u32>,
 ) -> usize {
     let Some((c0, c1, b0, b1)) = table.window(cell, k) else {
         return 0;
     };
     let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
-    scan_spans(table.entries(), spans, p, r2, row, hits)
+    scan_spans(table.entries(), spans, probe, hits)
 }
 
-/// Append to `hits` (from `hits[found]` on) the rows of the entries `s..e` within
-/// `r2` of `p`, except `row` itself; returns the new count. The entries are read in
+/// Append to `hits` (from `hits[found]` on) the rows of the entries `s..e` within the
+/// probe's radius, except its row; returns the new count. The entries are read in
 /// groups of [`GROUP`] (the arrays carry [`GROUP`] never-matching entries at their
 /// end, so this stays in bounds); lanes past `e` are masked off. `hits` must have room
 /// for `found + (e - s)` ids plus [`GROUP`] (every lane of a group is written).
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn scan_span(
     (xs, ys, ids): (&[f32], &[f32], &[u32]),
-    s: usize,
-    e: usize,
-    p: Vec2,
-    r2: f32,
-    row: u32,
+    (s, e): (usize, usize),
+    Probe { p, r2, row }: Probe,
     hits: &mut [u32],
     mut found: usize,
 ) -> usize {

@@ -59,13 +59,13 @@ struct IntegrateCtx<'a> {
     out: &'a [SteerOut],
 }
 
-/// The columns the pass writes, for a run of rows (a chunk, or four rows).
+/// The columns the pass writes, for a chunk of rows.
 struct Moving<'a> {
     pos: &'a mut [Vec2],
     vel: &'a mut [Vec2],
+    unit_vel: &'a mut [Vec2],
     heading: &'a mut [f32],
     rotation: &'a mut [f32],
-    unit_vel: &'a mut [Vec2],
 }
 
 impl Moving<'_> {

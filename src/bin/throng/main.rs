@@ -194,9 +194,9 @@ fn check(name: &str) -> Result<(), Failure> {
         p.total_agents(),
         groups.join(", "),
         p.world.ticks,
-        plural(p.scene.walls.len(), "wall"),
-        plural(p.scene.obstacles.len(), "obstacle"),
-        plural(p.scene.paths.len(), "path"),
+        plural(p.layout.walls.len(), "wall"),
+        plural(p.layout.obstacles.len(), "obstacle"),
+        plural(p.layout.paths.len(), "path"),
         plural(p.squads.len(), "squad"),
     );
     Ok(())

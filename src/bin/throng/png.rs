@@ -359,18 +359,18 @@ impl Picture {
         let size = (self.canvas.width, self.canvas.height);
         let line = line_width(size);
         let tf = self.tf;
-        for path in &scenario.scene().paths {
+        for path in &scenario.layout().paths {
             for (a, b) in path.segments() {
                 dashed(&mut self.canvas, tf.px(a), tf.px(b), line, PATH);
             }
         }
-        for o in &scenario.scene().obstacles {
+        for o in &scenario.layout().obstacles {
             let c = tf.px(o.centre);
             let r = o.radius * tf.scale;
             self.canvas.disc(c, r, OBSTACLE, 0.55);
             self.canvas.ring(c, (r - line).max(0.0), r, WALL, 0.9);
         }
-        for w in &scenario.scene().walls {
+        for w in &scenario.layout().walls {
             self.canvas
                 .line(tf.px(w.a), tf.px(w.b), line * 1.6, WALL, 1.0);
         }

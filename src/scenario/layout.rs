@@ -84,7 +84,7 @@ pub struct Circle {
 
 /// A named polyline with at least two distinct points and a non-zero length.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ScenePath {
+pub struct LayoutPath {
     /// Name, referred to by targets.
     pub name: String,
     /// Points, consecutive duplicates removed.
@@ -93,7 +93,7 @@ pub struct ScenePath {
     pub looped: bool,
 }
 
-impl ScenePath {
+impl LayoutPath {
     /// Segments in order, including the closing one of a looped path.
     pub fn segments(&self) -> impl Iterator<Item = (Vec2, Vec2)> + '_ {
         let n = self.points.len();
@@ -163,18 +163,18 @@ impl ScenePath {
 
 /// Everything static in a scenario.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Scene {
+pub struct Layout {
     /// Walls, including the four sides of each `rects` entry.
     pub walls: Vec<WallSegment>,
     /// Circular obstacles.
     pub obstacles: Vec<Circle>,
     /// Named paths.
-    pub paths: Vec<ScenePath>,
+    pub paths: Vec<LayoutPath>,
     /// The area to draw, if the profile gives one.
     pub bounds: Option<Rect>,
 }
 
-impl Scene {
+impl Layout {
     /// The scene with every coordinate and length multiplied by `s` (about the
     /// origin).
     #[must_use]
@@ -229,8 +229,8 @@ impl Scene {
 mod tests {
     use super::*;
 
-    fn square(looped: bool) -> ScenePath {
-        ScenePath {
+    fn square(looped: bool) -> LayoutPath {
+        LayoutPath {
             name: "sq".into(),
             points: vec![
                 Vec2::ZERO,
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn scaling_scales_everything() {
-        let s = Scene {
+        let s = Layout {
             walls: vec![WallSegment {
                 a: Vec2::ONE,
                 b: Vec2::new(2.0, 1.0),

@@ -19,7 +19,7 @@ pub(crate) struct CellRange {
 
 /// Placement and size of the cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct GridShape {
+pub(crate) struct CellLayout {
     origin: Vec2,
     cell: f32,
     inv_cell: f32,
@@ -27,7 +27,7 @@ pub(crate) struct GridShape {
     ny: u32,
 }
 
-impl GridShape {
+impl CellLayout {
     /// One cell of size 1 at the origin (for an empty index).
     pub fn unit() -> Self {
         Self {
@@ -262,17 +262,17 @@ impl GridShape {
 
 /// A grid of cells listing item ids.
 #[derive(Clone, Debug)]
-pub(crate) struct Grid {
-    pub shape: GridShape,
+pub(crate) struct CellLists {
+    pub shape: CellLayout,
     starts: Vec<u32>,
     items: Vec<u32>,
 }
 
-impl Grid {
+impl CellLists {
     /// List each of `count` items in the cells `cells_of(item, push)` pushes.
     /// `cells_of` is called twice per item and must push the same cells both times.
     pub fn build(
-        shape: GridShape,
+        shape: CellLayout,
         count: usize,
         cells_of: impl Fn(usize, &mut dyn FnMut(usize)),
     ) -> Result<Self, SceneError> {
@@ -314,7 +314,7 @@ impl Grid {
     /// An empty grid of one cell.
     pub fn empty() -> Self {
         Self {
-            shape: GridShape::unit(),
+            shape: CellLayout::unit(),
             starts: vec![0, 0],
             items: Vec::new(),
         }
@@ -359,25 +359,25 @@ mod tests {
 
     #[test]
     fn fit_respects_cell_cap() {
-        let s = GridShape::fit(Vec2::ZERO, Vec2::new(1000.0, 10.0), 0.1, 1024).unwrap();
+        let s = CellLayout::fit(Vec2::ZERO, Vec2::new(1000.0, 10.0), 0.1, 1024).unwrap();
         assert!(s.len() <= 1024);
         assert!(s.max().x >= 1000.0 && s.max().y >= 10.0);
-        assert!(GridShape::fit(Vec2::ZERO, Vec2::new(f32::INFINITY, 1.0), 1.0, 10).is_none());
+        assert!(CellLayout::fit(Vec2::ZERO, Vec2::new(f32::INFINITY, 1.0), 1.0, 10).is_none());
         // A degenerate (zero-height) box still gets one row.
-        let s = GridShape::fit(Vec2::ZERO, Vec2::new(10.0, 0.0), 1.0, 1024).unwrap();
+        let s = CellLayout::fit(Vec2::ZERO, Vec2::new(10.0, 0.0), 1.0, 1024).unwrap();
         assert_eq!(s.len(), 10);
     }
 
     #[test]
     fn cell_of_clamps() {
-        let s = GridShape::fit(Vec2::ZERO, Vec2::splat(10.0), 1.0, 1024).unwrap();
+        let s = CellLayout::fit(Vec2::ZERO, Vec2::splat(10.0), 1.0, 1024).unwrap();
         assert_eq!(s.cell_of(Vec2::new(-5.0, 3.5)), (0, 3));
         assert_eq!(s.cell_of(Vec2::new(50.0, f32::NAN)), (9, 0));
     }
 
     #[test]
     fn walk_matches_segment_cells_on_a_diagonal() {
-        let s = GridShape::fit(Vec2::ZERO, Vec2::splat(10.0), 1.0, 1024).unwrap();
+        let s = CellLayout::fit(Vec2::ZERO, Vec2::splat(10.0), 1.0, 1024).unwrap();
         let (a, b) = (Vec2::new(0.5, 0.5), Vec2::new(9.5, 3.2));
         let mut walked = Vec::new();
         let mut last_t = -1.0;
