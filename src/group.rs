@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::behaviours::angular::{AlignParams, VelocityMatchParams};
 use crate::behaviours::approach::ApproachParams;
+use crate::behaviours::avoidance::AvoidanceParams;
 use crate::behaviours::flocking::SeparationParams;
 use crate::behaviours::kinematic::{KinematicArriveParams, KinematicWanderParams};
 use crate::behaviours::leader::LeaderParams;
@@ -384,6 +385,11 @@ pub struct GroupConfig {
     pub max_neighbours: usize,
     /// Heading control.
     pub facing: Facing,
+    /// Reciprocal collision avoidance (ORCA): when set, each agent's velocity is the
+    /// one closest to what its behaviours prefer that stays collision-free with its
+    /// neighbours, walls and obstacles for a time horizon
+    /// ([`crate::behaviours::avoidance`]). Default none.
+    pub avoidance: Option<AvoidanceParams>,
 }
 
 impl Default for GroupConfig {
@@ -396,6 +402,7 @@ impl Default for GroupConfig {
             neighbour_radius: 3.0,
             max_neighbours: 12,
             facing: Facing::default(),
+            avoidance: None,
         }
     }
 }
@@ -440,6 +447,13 @@ impl GroupConfig {
         self
     }
 
+    /// Turn on reciprocal collision avoidance (ORCA) with these parameters.
+    #[must_use]
+    pub fn avoiding(mut self, params: AvoidanceParams) -> Self {
+        self.avoidance = Some(params);
+        self
+    }
+
     /// Whether any behaviour turns the heading through angular acceleration.
     #[must_use]
     pub fn uses_angular(&self) -> bool {
@@ -475,12 +489,14 @@ impl GroupConfig {
         })
     }
 
-    /// Whether any behaviour reads neighbours.
+    /// Whether any behaviour, or the avoidance, reads neighbours.
     #[must_use]
     pub fn needs_neighbours(&self) -> bool {
-        self.behaviours
-            .iter()
-            .any(|b| b.behaviour.needs_neighbours())
+        self.avoidance.is_some()
+            || self
+                .behaviours
+                .iter()
+                .any(|b| b.behaviour.needs_neighbours())
     }
 
     /// Check every parameter; the error names the offending field.
@@ -502,6 +518,15 @@ impl GroupConfig {
         }
         if !(self.facing.max_rotation.is_finite() && self.facing.max_rotation >= 0.0) {
             return bad("facing.max_rotation".into(), "must be finite and >= 0");
+        }
+        if let Some(a) = &self.avoidance {
+            if let Err(msg) = a.validate() {
+                let name = msg.split_whitespace().next().unwrap_or("").to_string();
+                return Err(ThrongError::InvalidParameter {
+                    field: format!("avoidance.{name}"),
+                    reason: msg,
+                });
+            }
         }
         for (i, b) in self.behaviours.iter().enumerate() {
             let field = format!("behaviours[{i}]");

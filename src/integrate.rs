@@ -49,6 +49,15 @@ pub struct Limits {
     pub max_speed: f32,
 }
 
+/// The velocity after one tick of `force` (truncated to the maximum force) on a body
+/// moving at `vel`, truncated to the maximum speed: every integrator's new velocity.
+#[inline]
+#[must_use]
+pub fn next_velocity(vel: Vec2, force: Vec2, limits: Limits, dt: f32) -> Vec2 {
+    let acc = truncate(force, limits.max_force) / limits.mass;
+    truncate(vel + acc * dt, limits.max_speed)
+}
+
 /// Advance one body's linear state. Returns `(position, velocity)`.
 #[inline]
 #[must_use]
@@ -60,8 +69,7 @@ pub fn integrate_linear(
     limits: Limits,
     dt: f32,
 ) -> (Vec2, Vec2) {
-    let acc = truncate(force, limits.max_force) / limits.mass;
-    let new_vel = truncate(vel + acc * dt, limits.max_speed);
+    let new_vel = next_velocity(vel, force, limits, dt);
     let new_pos = match integrator {
         Integrator::SemiImplicitEuler => pos + new_vel * dt,
         Integrator::NewtonEuler1 => pos + vel * dt,

@@ -43,6 +43,16 @@ impl Default for AgentState {
 }
 
 impl AgentState {
+    /// The body's limits, for the integrator.
+    #[must_use]
+    pub fn limits(&self) -> crate::integrate::Limits {
+        crate::integrate::Limits {
+            mass: self.mass,
+            max_force: self.max_force,
+            max_speed: self.max_speed,
+        }
+    }
+
     /// Unit forward vector: the normalised velocity, or the heading when nearly still.
     #[must_use]
     pub fn forward(&self) -> Vec2 {
@@ -124,6 +134,7 @@ pub mod wander;
 
 pub mod angular;
 pub mod approach;
+pub mod avoidance;
 pub mod kinematic;
 pub mod leader;
 pub mod obstacles;

@@ -147,7 +147,14 @@ pub fn perp_right(v: Vec2) -> Vec2 {
 #[inline]
 #[must_use]
 pub fn rotate_cw(v: Vec2, angle: f32) -> Vec2 {
-    let (s, c) = angle.sin_cos();
+    rotate_cw_by(v, angle.sin_cos())
+}
+
+/// [`rotate_cw`] by an angle given as its `(sin, cos)` (computed once for many
+/// vectors).
+#[inline]
+#[must_use]
+pub fn rotate_cw_by(v: Vec2, (s, c): (f32, f32)) -> Vec2 {
     Vec2::new(v.x * c + v.y * s, -v.x * s + v.y * c)
 }
 

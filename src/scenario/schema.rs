@@ -7,6 +7,7 @@
 
 use serde::Deserialize;
 
+use crate::behaviours::avoidance::AvoidanceParams;
 use crate::combine::Combination;
 use crate::group::Facing;
 use crate::integrate::Integrator;
@@ -162,6 +163,11 @@ pub struct GroupDoc {
     /// Colour in pictures, `"#rrggbb"`; default from a palette.
     #[serde(default)]
     pub colour: Option<String>,
+    /// Reciprocal collision avoidance (ORCA) `{ time_horizon, obstacle_time_horizon,
+    /// priority, layers, mask, arrived_within, side_bias }`, every key optional.
+    /// Default off.
+    #[serde(default)]
+    pub avoidance: Option<AvoidanceParams>,
     /// Behaviours in priority order.
     #[serde(default)]
     pub behaviours: Vec<BehaviourDoc>,

@@ -431,7 +431,14 @@ fn validate_group(
         neighbour_radius: non_negative(&k("neighbour_radius"), g.neighbour_radius)?,
         max_neighbours,
         facing: g.facing,
+        avoidance: g.avoidance,
     };
+    if let Some(a) = &g.avoidance {
+        if let Err(msg) = a.validate() {
+            let name = msg.split_whitespace().next().unwrap_or("");
+            return Err(Problem::new(k(&format!("avoidance.{name}")), msg));
+        }
+    }
     non_negative(&k("facing.turn_rate"), g.facing.turn_rate)?;
     non_negative(&k("facing.min_speed"), g.facing.min_speed)?;
     if let Err(e) = config.validate() {

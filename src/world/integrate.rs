@@ -192,6 +192,7 @@ fn integrate_one(
     let gi = ctx.group[row] as usize;
     let g = &ctx.groups[gi];
     let o = &ctx.out[row];
+    let avoids = ctx.plans[gi].avoidance.is_some();
     let (np, nv, nh, nw) = match g.movement {
         Movement::Kinematic => {
             let k = KinematicOutput {
@@ -202,6 +203,8 @@ fn integrate_one(
                 heading: o.heading,
             };
             let (np, nh, nv, nw) = kinematic_update(p, h, v, w, &k, ctx.dt);
+            // An avoiding agent moves at its collision-free velocity for the whole tick.
+            let np = if avoids { p + nv * ctx.dt } else { np };
             (np, nv, nh, nw)
         }
         Movement::Steering => {
@@ -210,7 +213,14 @@ fn integrate_one(
                 max_force: ctx.max_force[row],
                 max_speed: ctx.max_speed[row],
             };
-            let (np, nv) = integrate_linear(ctx.integrator, p, v, o.linear, limits, ctx.dt);
+            let (np, nv) = if avoids {
+                // The output is the collision-free velocity itself, held for the tick
+                // (which is what the avoidance's guarantee is about).
+                let nv = truncate(o.linear, limits.max_speed);
+                (p + nv * ctx.dt, nv)
+            } else {
+                integrate_linear(ctx.integrator, p, v, o.linear, limits, ctx.dt)
+            };
             let (nh, nw) = if ctx.plans[gi].angular {
                 let max_rotation = g.facing.max_rotation;
                 integrate_angular(ctx.integrator, h, w, o.angular, max_rotation, ctx.dt)

@@ -24,9 +24,11 @@ use crate::behaviours::wander::wander;
 use crate::behaviours::{AgentState, Steering};
 use crate::combine::{accumulate_force, dither_pick, Combination};
 use crate::group::{Behaviour, Movement};
+use crate::integrate::next_velocity;
 use crate::math::truncate;
 use crate::rng::AgentRng;
 
+use super::avoid::avoid;
 use super::neighbours::perceive;
 use super::sight::NO_LEADER;
 use super::steer::{SteerCtx, SteerScratch};
@@ -297,12 +299,22 @@ pub(super) fn steer_one(
             chosen
         }
     };
+    let mut linear = if out.linear.is_finite() {
+        out.linear
+    } else {
+        Vec2::ZERO
+    };
+    if let Some(how) = &ctx.plans[g_idx].avoidance {
+        // The velocity the behaviours prefer, made collision-free: the output is then
+        // a velocity, which the integration pass takes as it is.
+        let preferred = match g.movement {
+            Movement::Steering => next_velocity(me.vel, linear, me.limits(), ctx.dt),
+            Movement::Kinematic => truncate(linear, me.max_speed),
+        };
+        linear = avoid(ctx, row, &me, preferred, how, s);
+    }
     SteerOut {
-        linear: if out.linear.is_finite() {
-            out.linear
-        } else {
-            Vec2::ZERO
-        },
+        linear,
         angular: if out.angular.is_finite() {
             out.angular
         } else {

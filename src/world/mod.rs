@@ -18,6 +18,7 @@
 //! which column.
 
 mod agents;
+mod avoid;
 mod integrate;
 mod kernel;
 mod kernel_x4;

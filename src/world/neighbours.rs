@@ -99,6 +99,10 @@ pub(super) fn perceive(
         NeighbourRoute::Records(terms) => {
             let q = &s.query(ctx, g_idx);
             let rows = s.batch.scan(ctx.index, ctx.pos, row, q);
+            if ctx.plans[g_idx].avoidance.is_some() {
+                s.rows.clear();
+                s.rows.extend_from_slice(rows);
+            }
             s.neighbours.extend(rows.iter().map(|&r| Neighbour {
                 pos: ctx.pos[r as usize],
                 vel: ctx.vel[r as usize],

@@ -2,6 +2,7 @@
 //! replaced ([`GroupPlan::of`]): above all, the route an agent's neighbour work takes
 //! ([`NeighbourRoute`]), matched in one place ([`super::neighbours::perceive`]).
 
+use crate::behaviours::avoidance::AvoidanceParams;
 use crate::behaviours::flocking::{FlockTerms, SeparationKind};
 use crate::behaviours::leader::LeaderParams;
 use crate::combine::Combination;
@@ -16,8 +17,8 @@ pub(crate) enum NeighbourRoute {
     /// No behaviour reads neighbours: no scan.
     None,
     /// Some behaviour reads neighbour records (leader following, the average
-    /// separation, a lone alignment or cohesion, a second separation): the scan's
-    /// rows become records; the flocking forces, when the group has terms summed once
+    /// separation, a lone alignment or cohesion, a second separation), or the group
+    /// avoids its neighbours: the scan's rows become records; the flocking forces, when the group has terms summed once
     /// for all its flocking behaviours, are made from the records.
     Records(Option<FlockTerms>),
     /// Only the flocking forces read the neighbours: their sums are read straight
@@ -56,11 +57,13 @@ impl NeighbourRoute {
         let summed = terms
             .map(|t| *t.params())
             .filter(|p| p.kind == SeparationKind::InverseDistance);
-        let needs_records = config.behaviours.iter().any(|b| match b.behaviour {
-            Behaviour::Separation(p) => summed != Some(p),
-            Behaviour::Cohesion | Behaviour::Alignment => summed.is_none(),
-            ref other => other.needs_neighbours(),
-        });
+        // Avoidance reads every neighbour's position, velocity and radius.
+        let needs_records = config.avoidance.is_some()
+            || config.behaviours.iter().any(|b| match b.behaviour {
+                Behaviour::Separation(p) => summed != Some(p),
+                Behaviour::Cohesion | Behaviour::Alignment => summed.is_none(),
+                ref other => other.needs_neighbours(),
+            });
         match terms {
             Some(terms) if !needs_records => match terms {
                 FlockTerms::All(_) => Self::CandidateSums(terms),
@@ -118,6 +121,17 @@ pub(crate) struct GroupPlan {
     pub leader: Option<LeaderParams>,
     /// It has the approach walker (the only writer of the walker column).
     pub walks: bool,
+    /// Its agents avoid collisions (ORCA): their steering output is then the velocity
+    /// to move at, which the integration pass takes as it is.
+    pub avoidance: Option<Avoiding>,
+}
+
+/// A group's avoidance as the steering pass uses it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Avoiding {
+    pub params: AvoidanceParams,
+    /// The side bias as `(sin, cos)`.
+    pub side_turn: (f32, f32),
 }
 
 impl GroupPlan {
@@ -129,13 +143,19 @@ impl GroupPlan {
             route,
             kernel,
             angular: config.uses_angular(),
-            integrate_x4: config.movement == Movement::Steering && !config.uses_angular(),
+            integrate_x4: config.movement == Movement::Steering
+                && !config.uses_angular()
+                && config.avoidance.is_none(),
             watches_leaders: config.watches_leaders(),
             leader: config.leader_params().copied(),
             walks: config
                 .behaviours
                 .iter()
                 .any(|b| matches!(b.behaviour, Behaviour::Approach(_))),
+            avoidance: config.avoidance.map(|params| Avoiding {
+                params,
+                side_turn: params.side_bias.sin_cos(),
+            }),
         }
     }
 

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::agents::{AgentId, Columns, Memory, Slots, SteerOut, Target};
 use crate::behaviours::approach::WalkerState;
+use crate::behaviours::avoidance::Line;
 use crate::behaviours::flocking::Neighbour;
 use crate::behaviours::leader::LeaderView;
 use crate::behaviours::targeting::Body;
@@ -36,6 +37,12 @@ pub(super) struct SteerScratch {
     pub batch: BatchNeighbours,
     /// The neighbour records of the agent being steered (records route only).
     pub neighbours: Vec<Neighbour>,
+    /// Their rows, for avoidance (records route of an avoiding group only).
+    pub rows: Vec<u32>,
+    /// The avoidance's half-planes of the agent being steered, and its linear
+    /// programs' scratch.
+    pub lines: Vec<Line>,
+    pub projected: Vec<Line>,
     /// The neighbour query of the group last steered in this chunk (cleared at each
     /// chunk: a query holds for the index as rebuilt this tick).
     query: Option<(usize, NeighbourQuery)>,

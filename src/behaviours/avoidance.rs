@@ -1,0 +1,503 @@
+//! Reciprocal collision avoidance: ORCA (van den Berg, Guy, Lin and Manocha,
+//! "Reciprocal n-Body Collision Avoidance", 2011).
+//!
+//! Each agent turns the velocity its steering prefers into the one closest to it that
+//! stays collision-free for a time horizon against its neighbours and the static scene:
+//! - every neighbour gives a half-plane of velocities (an ORCA [`Line`]): the agent
+//!   takes its share of the smallest change `u` that leaves the velocity obstacle
+//!   ([`agent_line`]); the neighbour, running the same rule, takes the rest;
+//! - every wall and circular obstacle near it gives a half-plane the agent honours
+//!   alone ([`wall_line`], [`disc_line`]), with its own (usually shorter) horizon;
+//! - an incremental 2D linear program finds the velocity in all the half-planes and
+//!   within the maximum speed closest to the preferred one; when they leave nothing,
+//!   a 3D linear program finds the velocity that violates the agents' half-planes
+//!   least, the obstacles' still held ([`solve`]).
+//!
+//! A line is a point and a unit direction; the valid half-plane lies to its left
+//! (`det(dir, v - point) >= 0`).
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::math::{cross, normalize_or_zero, perp_right};
+
+/// Parameters of a group's avoidance. The neighbours it avoids are the group's (its
+/// `neighbour_radius` and `max_neighbours`); the agents' radii are their bodies'.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AvoidanceParams {
+    /// Velocities are chosen collision-free with other agents for this long (s), > 0.
+    /// Longer is safer and more timid. Default 2.
+    pub time_horizon: f32,
+    /// The same against walls and obstacles (s), > 0. Default 1.
+    pub obstacle_time_horizon: f32,
+    /// Who yields, in `[0, 1]`: of two agents that avoid each other, each takes a
+    /// share of the avoidance in proportion to `1 - priority` (halves when equal; an
+    /// agent with priority 1 keeps its line against one with priority 0). Default 0.5.
+    pub priority: f32,
+    /// The avoidance layers the group's agents are in (a bit mask). Default 1.
+    pub layers: u32,
+    /// The layers the group's agents avoid: an agent avoids a neighbour when
+    /// `mask & neighbour.layers != 0`, and takes all the avoidance of a neighbour that
+    /// does not avoid it back. Default all.
+    pub mask: u32,
+    /// An agent within this distance (units) of its target counts as arrived and
+    /// yields as if its priority were 0, so crowds do not jam at their goals.
+    /// Default 1.
+    pub arrived_within: f32,
+    /// An agent that other agents stall (its avoiding velocity makes less than a
+    /// quarter of the progress it prefers) turns its preferred velocity this many
+    /// radians to the right (clockwise) and avoids again: a fixed, deterministic side
+    /// preference, so that perfectly symmetric head-on pairs pass right shoulder to
+    /// right shoulder instead of stopping face to face. Default 0.3 (about 17°); 0
+    /// turns it off.
+    pub side_bias: f32,
+}
+
+impl Default for AvoidanceParams {
+    fn default() -> Self {
+        Self {
+            time_horizon: 2.0,
+            obstacle_time_horizon: 1.0,
+            priority: 0.5,
+            layers: 1,
+            mask: u32::MAX,
+            arrived_within: 1.0,
+            side_bias: 0.3,
+        }
+    }
+}
+
+impl AvoidanceParams {
+    /// Check every field: `Err` names the first bad one and says why.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = |name: &str, v: f32| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("{name} must be finite and > 0, got {v}"))
+            }
+        };
+        positive("time_horizon", self.time_horizon)?;
+        positive("obstacle_time_horizon", self.obstacle_time_horizon)?;
+        if !(0.0..=1.0).contains(&self.priority) {
+            return Err(format!("priority must be in [0, 1], got {}", self.priority));
+        }
+        if !(self.arrived_within.is_finite() && self.arrived_within >= 0.0) {
+            return Err(format!(
+                "arrived_within must be finite and >= 0, got {}",
+                self.arrived_within
+            ));
+        }
+        if !(self.side_bias.is_finite() && self.side_bias.abs() <= 1.5) {
+            return Err(format!(
+                "side_bias must be within ±1.5 radians, got {}",
+                self.side_bias
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A directed line bounding a half-plane of velocities: the valid side is to the left
+/// of `dir` (a unit vector) through `point`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Line {
+    /// A point on the line.
+    pub point: Vec2,
+    /// The line's unit direction.
+    pub dir: Vec2,
+}
+
+impl Line {
+    /// The line through `point` bounding the half-plane whose inward unit normal is
+    /// `normal`: valid velocities `v` have `(v - point) · normal >= 0`.
+    #[must_use]
+    pub fn from_normal(point: Vec2, normal: Vec2) -> Self {
+        Self {
+            point,
+            dir: perp_right(normal),
+        }
+    }
+
+    /// How far `v` lies outside the half-plane (negative inside).
+    #[inline]
+    #[must_use]
+    pub fn violation(&self, v: Vec2) -> f32 {
+        cross(self.dir, self.point - v)
+    }
+}
+
+/// What an agent knows of another for avoidance: relative position and velocity, the
+/// sum of the radii, and the share of the avoidance it takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Encounter {
+    /// The other's position minus the agent's.
+    pub rel_pos: Vec2,
+    /// The agent's velocity minus the other's.
+    pub rel_vel: Vec2,
+    /// Sum of the two radii.
+    pub radius: f32,
+    /// The agent's share of the avoidance, in `[0, 1]` (RVO2 always takes 0.5).
+    pub share: f32,
+}
+
+/// The agent's share of the avoidance of a pair: in proportion to how much each yields
+/// (`1 - priority`, an arrived agent as if its priority were 0), all of it when the
+/// other does not avoid the agent back, halves when neither yields.
+#[must_use]
+pub fn share(mine: (f32, bool), theirs: (f32, bool), they_avoid_me: bool) -> f32 {
+    if !they_avoid_me {
+        return 1.0;
+    }
+    let yields = |(priority, arrived): (f32, bool)| if arrived { 1.0 } else { 1.0 - priority };
+    let (a, b) = (yields(mine), yields(theirs));
+    if a + b > 0.0 {
+        a / (a + b)
+    } else {
+        0.5
+    }
+}
+
+/// The ORCA line of an agent moving at `vel` for one encounter, with time horizon
+/// `1 / inv_tau` and (for pairs already overlapping) time step `dt`: the half-plane of
+/// velocities through `vel + share * u`, where `u` is the smallest change of the
+/// relative velocity that takes it to the boundary of the truncated velocity
+/// obstacle, and the normal is the boundary's outward normal there.
+#[must_use]
+pub fn agent_line(vel: Vec2, e: &Encounter, inv_tau: f32, dt: f32) -> Line {
+    let (p, v, r) = (e.rel_pos, e.rel_vel, e.radius);
+    let dist_sq = p.length_squared();
+    let r_sq = r * r;
+    let (u, normal) = if dist_sq > r_sq {
+        // The velocity obstacle: the cone of relative velocities that reach the
+        // other within the horizon, cut off by the disc of radius r / tau at p / tau.
+        let w = v - p * inv_tau;
+        let w_sq = w.length_squared();
+        let along = w.dot(p);
+        if along < 0.0 && along * along > r_sq * w_sq {
+            // Nearest to the cut-off circle.
+            let w_len = w_sq.sqrt();
+            let unit_w = if w_len > 0.0 {
+                w / w_len
+            } else {
+                -p.normalize_or_zero()
+            };
+            (unit_w * (r * inv_tau - w_len), unit_w)
+        } else {
+            // Nearest to a leg: the tangent from the origin on the side of w.
+            let leg = (dist_sq - r_sq).sqrt();
+            let dir = if cross(p, w) > 0.0 {
+                Vec2::new(p.x * leg - p.y * r, p.x * r + p.y * leg) / dist_sq
+            } else {
+                -Vec2::new(p.x * leg + p.y * r, -p.x * r + p.y * leg) / dist_sq
+            };
+            // Outward: to the left of a left leg's direction, to the right of a right
+            // leg's (which `dir` holds reversed, so to its left).
+            let normal = Vec2::new(-dir.y, dir.x);
+            (dir * v.dot(dir) - v, normal)
+        }
+    } else {
+        // Overlapping already: leave the overlap within one time step.
+        let inv_dt = 1.0 / dt;
+        let w = v - p * inv_dt;
+        let w_len = w.length();
+        let unit_w = if w_len > 0.0 {
+            w / w_len
+        } else {
+            -p.normalize_or_zero()
+        };
+        (unit_w * (r * inv_dt - w_len), unit_w)
+    };
+    let normal = if normal.is_finite() && normal != Vec2::ZERO {
+        normal
+    } else {
+        // Coincident agents: any direction will do, the same for the pair.
+        Vec2::X
+    };
+    Line::from_normal(vel + u * e.share, normal)
+}
+
+/// The half-plane that keeps an agent at the origin (radius `radius`, moving at `vel`)
+/// from reaching the segment `a..b` (positions relative to the agent) within the
+/// horizon `1 / inv_tau`, all of the avoidance its own. The velocity obstacle of a
+/// segment is convex (the cone over the capsule of the segment and the radius, cut
+/// off by that capsule scaled by `inv_tau`); the line is its tangent at the boundary
+/// point nearest `vel`. `facing` is the unit normal of the segment's line on the
+/// agent's side, used when the agent stands on the segment itself.
+#[must_use]
+pub fn wall_line(a: Vec2, b: Vec2, radius: f32, vel: Vec2, inv_tau: f32, facing: Vec2) -> Line {
+    let (closest, _) = crate::math::closest_point_on_segment(Vec2::ZERO, a, b);
+    let d_sq = closest.length_squared();
+    if d_sq <= radius * radius {
+        // Touching: no velocity toward the segment.
+        let away = if d_sq > 0.0 {
+            -closest / d_sq.sqrt()
+        } else {
+            facing
+        };
+        return Line::from_normal(Vec2::ZERO, away);
+    }
+    let (q, normal) = capsule_nearest_boundary(a, b, radius, vel, inv_tau);
+    Line::from_normal(q, normal)
+}
+
+/// [`wall_line`] for a static disc (a circular obstacle of radius `radius`, the
+/// agent's radius included) centred at `c` relative to the agent.
+#[must_use]
+pub fn disc_line(c: Vec2, radius: f32, vel: Vec2, inv_tau: f32) -> Line {
+    let d_sq = c.length_squared();
+    if d_sq <= radius * radius {
+        let away = if d_sq > 0.0 {
+            -c / d_sq.sqrt()
+        } else {
+            Vec2::Y
+        };
+        return Line::from_normal(Vec2::ZERO, away);
+    }
+    let (q, normal) = capsule_nearest_boundary(c, c, radius, vel, inv_tau);
+    Line::from_normal(q, normal)
+}
+
+/// The point of the boundary of the velocity obstacle of the capsule `a..b` ⊕ disc
+/// `radius` (the origin outside it), cut off at `inv_tau`, nearest `v`, with the
+/// boundary's outward normal there. The boundary is two legs (tangents from the
+/// origin to the end discs, the outermost on each side), the near side of the scaled
+/// capsule and the visible parts of its end arcs: the nearest of the candidates on
+/// each piece.
+fn capsule_nearest_boundary(a: Vec2, b: Vec2, radius: f32, v: Vec2, inv_tau: f32) -> (Vec2, Vec2) {
+    let r = radius;
+    let mut best = (f32::INFINITY, Vec2::ZERO, Vec2::ZERO);
+    let mut consider = |q: Vec2, n: Vec2| {
+        let d = (v - q).length_squared();
+        if d < best.0 {
+            best = (d, q, n);
+        }
+    };
+    let tangents = |x: Vec2| {
+        let d_sq = x.length_squared();
+        let leg = (d_sq - r * r).max(0.0).sqrt();
+        let left = Vec2::new(x.x * leg - x.y * r, x.x * r + x.y * leg) / d_sq;
+        let right = Vec2::new(x.x * leg + x.y * r, -x.x * r + x.y * leg) / d_sq;
+        (left, right, leg)
+    };
+    // The end arcs where they face the origin and not the segment (a corner, for a
+    // bare segment: its normals are those between the two edges meeting there).
+    // First, so that at a corner shared with a leg or the side their normal, which
+    // faces `v`, wins the tie.
+    for (x, other) in [(a, b), (b, a)] {
+        let centre = x * inv_tau;
+        let u = (v - centre).normalize_or_zero();
+        let u = if u == Vec2::ZERO {
+            -x.normalize_or_zero()
+        } else {
+            u
+        };
+        let q = centre + u * (r * inv_tau);
+        if q.dot(u) <= 0.0 && u.dot(other - x) <= 0.0 {
+            consider(q, u);
+        }
+    }
+    // The near side of the scaled capsule, when it faces the origin (there is none
+    // for a disc, and it faces away when the origin is within the radius of the
+    // segment's line, beside the segment's end).
+    let seg = b - a;
+    if seg.length_squared() > 0.0 {
+        let mut side = Vec2::new(-seg.y, seg.x).normalize_or_zero();
+        if side.dot(a) > 0.0 {
+            side = -side;
+        }
+        if side.dot(a) + r <= 0.0 {
+            let (sa, sb) = ((a + side * r) * inv_tau, (b + side * r) * inv_tau);
+            let (q, _) = crate::math::closest_point_on_segment(v, sa, sb);
+            consider(q, side);
+        }
+    }
+    // The legs: tangents from the origin to the discs at a and b, the one furthest
+    // counter-clockwise on the left, clockwise on the right. A leg starts where it
+    // touches the scaled capsule and runs outward.
+    let (la, ra, lega) = tangents(a);
+    let (lb, rb, legb) = tangents(b);
+    let (left, left_leg) = if cross(la, lb) > 0.0 {
+        (lb, legb)
+    } else {
+        (la, lega)
+    };
+    let (right, right_leg) = if cross(ra, rb) < 0.0 {
+        (rb, legb)
+    } else {
+        (ra, lega)
+    };
+    let start = left * (left_leg * inv_tau);
+    consider(
+        start + left * (v - start).dot(left).max(0.0),
+        Vec2::new(-left.y, left.x),
+    );
+    let start = right * (right_leg * inv_tau);
+    consider(
+        start + right * (v - start).dot(right).max(0.0),
+        Vec2::new(right.y, -right.x),
+    );
+    (best.1, best.2)
+}
+
+/// Tolerance of the linear programs' parallel-line and violation tests.
+const EPS: f32 = 1e-5;
+
+/// The velocity in every half-plane of `lines` and within `max_speed` closest to
+/// `preferred`; when the half-planes leave no such velocity, the one within
+/// `max_speed` that violates the agents' half-planes (those after the first
+/// `obstacle_lines`) least, the obstacles' still held. `scratch` holds the 3D
+/// fallback's projected lines (reused: nothing is allocated once it has grown).
+#[must_use]
+pub fn solve(
+    lines: &[Line],
+    obstacle_lines: usize,
+    preferred: Vec2,
+    max_speed: f32,
+    scratch: &mut Vec<Line>,
+) -> Vec2 {
+    let mut result = Vec2::ZERO;
+    let failed = lp2(lines, max_speed, preferred, false, &mut result);
+    if failed < lines.len() {
+        lp3(
+            lines,
+            obstacle_lines,
+            failed,
+            max_speed,
+            &mut result,
+            scratch,
+        );
+    }
+    if result.is_finite() {
+        result
+    } else {
+        Vec2::ZERO
+    }
+}
+
+/// The optimum on line `i` of `lines`, within the speed disc and the lines before it:
+/// the point nearest `opt`, or with `direction` the furthest along the unit vector
+/// `opt`. `false` when the line leaves nothing.
+fn lp1(
+    lines: &[Line],
+    i: usize,
+    radius: f32,
+    opt: Vec2,
+    direction: bool,
+    result: &mut Vec2,
+) -> bool {
+    let line = lines[i];
+    let along = line.point.dot(line.dir);
+    let disc = along * along + radius * radius - line.point.length_squared();
+    if disc < 0.0 {
+        // The line misses the speed disc.
+        return false;
+    }
+    let root = disc.sqrt();
+    let (mut t_left, mut t_right) = (-along - root, -along + root);
+    for other in &lines[..i] {
+        let denom = cross(line.dir, other.dir);
+        let numer = cross(other.dir, line.point - other.point);
+        if denom.abs() <= EPS {
+            // Parallel lines: either this one lies in the other's half-plane, or
+            // nothing on it does.
+            if numer < 0.0 {
+                return false;
+            }
+            continue;
+        }
+        let t = numer / denom;
+        if denom >= 0.0 {
+            t_right = t_right.min(t);
+        } else {
+            t_left = t_left.max(t);
+        }
+        if t_left > t_right {
+            return false;
+        }
+    }
+    let t = if direction {
+        if opt.dot(line.dir) > 0.0 {
+            t_right
+        } else {
+            t_left
+        }
+    } else {
+        line.dir.dot(opt - line.point).clamp(t_left, t_right)
+    };
+    *result = line.point + line.dir * t;
+    true
+}
+
+/// The incremental 2D linear program: the optimum (as [`lp1`]) in every half-plane
+/// and the speed disc, adding the lines one at a time. Returns how many lines it
+/// satisfied before one left nothing (`lines.len()` when all).
+fn lp2(lines: &[Line], radius: f32, opt: Vec2, direction: bool, result: &mut Vec2) -> usize {
+    *result = if direction {
+        opt * radius
+    } else if opt.length_squared() > radius * radius {
+        normalize_or_zero(opt) * radius
+    } else {
+        opt
+    };
+    for i in 0..lines.len() {
+        if lines[i].violation(*result) > 0.0 {
+            let before = *result;
+            if !lp1(lines, i, radius, opt, direction, result) {
+                *result = before;
+                return i;
+            }
+        }
+    }
+    lines.len()
+}
+
+/// The 3D fallback: from line `begin` on (where [`lp2`] failed), the velocity that
+/// minimises the largest violation of the agents' lines, keeping the first
+/// `obstacle_lines` as hard constraints. For each line violated more than the current
+/// worst, the 2D program runs on the bisectors of it and the lines before it.
+fn lp3(
+    lines: &[Line],
+    obstacle_lines: usize,
+    begin: usize,
+    radius: f32,
+    result: &mut Vec2,
+    projected: &mut Vec<Line>,
+) {
+    let mut distance = 0.0f32;
+    for i in begin..lines.len() {
+        let line = lines[i];
+        if line.violation(*result) <= distance {
+            continue;
+        }
+        projected.clear();
+        projected.extend_from_slice(&lines[..obstacle_lines.min(i)]);
+        for other in &lines[obstacle_lines.min(i)..i] {
+            let det = cross(line.dir, other.dir);
+            let point = if det.abs() <= EPS {
+                if line.dir.dot(other.dir) > 0.0 {
+                    // Same direction: the other adds nothing here.
+                    continue;
+                }
+                (line.point + other.point) * 0.5
+            } else {
+                line.point + line.dir * (cross(other.dir, line.point - other.point) / det)
+            };
+            let dir = normalize_or_zero(other.dir - line.dir);
+            if dir != Vec2::ZERO {
+                projected.push(Line { point, dir });
+            }
+        }
+        let before = *result;
+        let outward = Vec2::new(-line.dir.y, line.dir.x);
+        if lp2(projected, radius, outward, true, result) < projected.len() {
+            // Only rounding can get here: keep the last good answer.
+            *result = before;
+        }
+        distance = line.violation(*result);
+    }
+}
+
+#[cfg(test)]
+mod tests;

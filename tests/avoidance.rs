@@ -1,0 +1,220 @@
+//! Reciprocal collision avoidance (ORCA) in small scenes: pairs pass without touching,
+//! on any number of threads alike; priorities and layers decide who gives way; speeds
+//! stay within the limit; crowds and walls are not walked through.
+
+use std::sync::Arc;
+
+use glam::Vec2;
+use throng::behaviours::avoidance::AvoidanceParams;
+use throng::behaviours::targeting::ArriveParams;
+use throng::scene::Wall;
+use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, GroupId, Target, World, WorldConfig};
+
+const DT: f32 = 0.1;
+
+fn walkers(world: &mut World, name: &str, avoidance: AvoidanceParams) -> GroupId {
+    world
+        .add_group(
+            GroupConfig::new(name)
+                .with(
+                    Behaviour::Arrive(ArriveParams {
+                        slowing_radius: 1.0,
+                    }),
+                    1.0,
+                )
+                .neighbours(10.0, 10)
+                .avoiding(avoidance),
+        )
+        .unwrap()
+}
+
+fn walker(world: &mut World, g: GroupId, from: Vec2, to: Vec2) -> AgentId {
+    let spec = AgentSpec::new(g, from)
+        .with_limits(0.1, 1.5, 100.0)
+        .with_radius(0.5)
+        .with_target(Target::Point(to));
+    world.spawn(spec).unwrap()
+}
+
+/// The least distance between two agents over `ticks` ticks.
+fn closest_approach(world: &mut World, a: AgentId, b: AgentId, ticks: usize) -> f32 {
+    let mut least = f32::INFINITY;
+    for _ in 0..ticks {
+        world.step(DT).unwrap();
+        let d = world
+            .position(a)
+            .unwrap()
+            .distance(world.position(b).unwrap());
+        least = least.min(d);
+    }
+    least
+}
+
+#[test]
+fn head_on_pair_passes_without_touching_on_any_thread_count() {
+    let run = |threads: usize| {
+        let mut w = World::new(WorldConfig::default());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        w.set_thread_pool(Some(Arc::new(pool)));
+        let g = walkers(&mut w, "walkers", AvoidanceParams::default());
+        // Exactly head-on: the side preference breaks the symmetry.
+        let a = walker(&mut w, g, Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0));
+        let b = walker(&mut w, g, Vec2::new(10.0, 0.0), Vec2::new(-10.0, 0.0));
+        let least = closest_approach(&mut w, a, b, 300);
+        (
+            least,
+            w.position(a).unwrap(),
+            w.position(b).unwrap(),
+            w.state_hash(),
+        )
+    };
+    let (least, pa, pb, hash) = run(1);
+    assert!(
+        least >= 1.0 - 1e-3,
+        "centres came within {least} (radii sum 1)"
+    );
+    assert!(pa.distance(Vec2::new(10.0, 0.0)) < 0.5, "{pa}");
+    assert!(pb.distance(Vec2::new(-10.0, 0.0)) < 0.5, "{pb}");
+    assert_eq!(run(2).3, hash);
+    assert_eq!(run(3).3, hash);
+}
+
+/// Two agents crossing at right angles with these priorities: how far each strays
+/// from its straight line (the first along y = 0, the second along x = 0), and how
+/// close they came.
+fn crossing(first: f32, second: f32) -> (f32, f32, f32) {
+    let mut w = World::new(WorldConfig::default());
+    let with = |priority| AvoidanceParams {
+        priority,
+        ..AvoidanceParams::default()
+    };
+    let ga = walkers(&mut w, "first", with(first));
+    let gb = walkers(&mut w, "second", with(second));
+    let a = walker(&mut w, ga, Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0));
+    let b = walker(&mut w, gb, Vec2::new(0.0, -10.0), Vec2::new(0.0, 10.0));
+    let (mut off_a, mut off_b, mut least) = (0.0f32, 0.0f32, f32::INFINITY);
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+        let (pa, pb) = (w.position(a).unwrap(), w.position(b).unwrap());
+        off_a = off_a.max(pa.y.abs());
+        off_b = off_b.max(pb.x.abs());
+        least = least.min(pa.distance(pb));
+    }
+    (off_a, off_b, least)
+}
+
+#[test]
+fn the_higher_priority_keeps_its_line() {
+    // Priority 1 against 0: the first barely leaves its line, the second gives way.
+    let (boss, minion, least) = crossing(1.0, 0.0);
+    assert!(least >= 1.0 - 1e-3, "touched: {least}");
+    assert!(boss < 0.05, "the priority-1 agent strayed {boss}");
+    assert!(minion > 0.1 && minion > 5.0 * boss, "{boss} {minion}");
+    // Equal priorities share it; swapped priorities swap the roles.
+    let (a, b, _) = crossing(0.5, 0.5);
+    assert!(a > 0.05 && b > 0.05, "{a} {b}");
+    let (minion, boss, _) = crossing(0.0, 1.0);
+    assert!(boss < 0.05 && minion > 5.0 * boss, "{boss} {minion}");
+}
+
+#[test]
+fn layers_that_do_not_mask_each_other_pass_through() {
+    // Two groups in different layers, each avoiding only its own: head-on, they walk
+    // straight through each other. With the masks on, they pass apart.
+    let run = |mask_other: bool| {
+        let mut w = World::new(WorldConfig::default());
+        let mask = |own: u32| if mask_other { u32::MAX } else { own };
+        let red = walkers(
+            &mut w,
+            "red",
+            AvoidanceParams {
+                layers: 1,
+                mask: mask(1),
+                ..AvoidanceParams::default()
+            },
+        );
+        let blue = walkers(
+            &mut w,
+            "blue",
+            AvoidanceParams {
+                layers: 2,
+                mask: mask(2),
+                ..AvoidanceParams::default()
+            },
+        );
+        let a = walker(&mut w, red, Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0));
+        let b = walker(&mut w, blue, Vec2::new(10.0, 0.0), Vec2::new(-10.0, 0.0));
+        closest_approach(&mut w, a, b, 300)
+    };
+    assert!(run(false) < 0.1, "layers apart should ignore each other");
+    assert!(run(true) >= 1.0 - 1e-3);
+}
+
+#[test]
+fn a_dense_crossing_keeps_speeds_and_bodies_apart() {
+    // Four squads of 25 cross a square at right angles inside four walls: no speed
+    // above the maximum, no pair of centres closer than a radius (deep overlap), no
+    // agent through a wall, and most arrive.
+    let mut w = World::new(WorldConfig::default());
+    let g = walkers(
+        &mut w,
+        "crowd",
+        AvoidanceParams {
+            time_horizon: 3.0,
+            ..AvoidanceParams::default()
+        },
+    );
+    let half = 14.0;
+    let corners = [
+        Vec2::new(-half, -half),
+        Vec2::new(half, -half),
+        Vec2::new(half, half),
+        Vec2::new(-half, half),
+    ];
+    let walls: Vec<Wall> = (0..4)
+        .map(|i| Wall::new(corners[i], corners[(i + 1) % 4]).unwrap())
+        .collect();
+    w.set_walls(&walls).unwrap();
+    let mut ids = Vec::new();
+    for side in 0..4 {
+        let (along, across) = match side {
+            0 => (Vec2::X, Vec2::Y),
+            1 => (-Vec2::X, Vec2::Y),
+            2 => (Vec2::Y, Vec2::X),
+            _ => (-Vec2::Y, Vec2::X),
+        };
+        for k in 0..25 {
+            let offset =
+                across * ((k % 5) as f32 - 2.0) * 1.3 - along * (11.0 - (k / 5) as f32 * 1.3);
+            ids.push(walker(&mut w, g, offset, offset + along * 16.0));
+        }
+    }
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+        let p = w.positions();
+        for (i, v) in w.velocities().iter().enumerate() {
+            assert!(v.length() <= 1.5 + 1e-4, "speed {} above 1.5", v.length());
+            assert!(
+                p[i].x.abs() < half && p[i].y.abs() < half,
+                "out of the walls: {}",
+                p[i]
+            );
+            for q in &p[i + 1..] {
+                assert!(p[i].distance(*q) >= 0.5, "deep overlap: {} and {q}", p[i]);
+            }
+        }
+    }
+    let arrived = ids
+        .iter()
+        .filter(|&&id| {
+            let Target::Point(goal) = w.target(id).unwrap() else {
+                return false;
+            };
+            w.position(id).unwrap().distance(goal) < 1.0
+        })
+        .count();
+    assert!(arrived >= 90, "{arrived} of 100 arrived");
+}
