@@ -173,6 +173,9 @@ impl Behaviour {
             Behaviour::Arrive(p) if !(p.slowing_radius >= 0.0 && p.slowing_radius.is_finite()) => {
                 bad("slowing_radius", "must be finite and >= 0")
             }
+            Behaviour::Arrive(p) if p.speed.is_nan() || p.speed < 0.0 => {
+                bad("speed", "must be >= 0 (infinite: the maximum speed)")
+            }
             Behaviour::Evade(p) if p.threat_range.is_nan() || p.threat_range < 0.0 => {
                 bad("threat_range", "must be >= 0")
             }

@@ -16,7 +16,7 @@
 //! let mut world = World::new(WorldConfig { seed: 7, ..WorldConfig::default() });
 //! let walkers = world.add_group(
 //!     GroupConfig::new("walkers")
-//!         .with(Behaviour::Arrive(ArriveParams { slowing_radius: 5.0 }), 1.0)
+//!         .with(Behaviour::Arrive(ArriveParams { slowing_radius: 5.0, ..ArriveParams::default() }), 1.0)
 //!         .with(Behaviour::Separation(SeparationParams::default()), 1.5),
 //! )?;
 //! let goal = Target::Point(Vec2::new(20.0, 0.0));

@@ -87,6 +87,7 @@ fn invalid_group_parameters_name_the_field() {
     let bad = GroupConfig::new("g").with(
         Behaviour::Arrive(ArriveParams {
             slowing_radius: f32::NAN,
+            ..ArriveParams::default()
         }),
         1.0,
     );

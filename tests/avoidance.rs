@@ -19,6 +19,7 @@ fn walkers(world: &mut World, name: &str, avoidance: AvoidanceParams) -> GroupId
                 .with(
                     Behaviour::Arrive(ArriveParams {
                         slowing_radius: 1.0,
+                        ..ArriveParams::default()
                     }),
                     1.0,
                 )

@@ -36,6 +36,7 @@ fn arrive_stops_inside_the_slowing_radius_without_overshoot() {
     let (mut w, a) = one(
         Behaviour::Arrive(ArriveParams {
             slowing_radius: 10.0,
+            ..ArriveParams::default()
         }),
         |g| {
             AgentSpec::new(g, Vec2::ZERO)

@@ -422,6 +422,7 @@ pub fn approach_step<R: Rng + ?Sized>(
     let arrive_r = params.arrive_r();
     let arrive_params = ArriveParams {
         slowing_radius: params.slowing_radius,
+        ..ArriveParams::default()
     };
     let final_leg = |mut s: WalkerState| {
         s.waypoint = target;

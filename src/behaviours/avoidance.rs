@@ -165,6 +165,7 @@ pub fn share(mine: (f32, bool), theirs: (f32, bool), they_avoid_me: bool) -> f32
 /// relative velocity that takes it to the boundary of the truncated velocity
 /// obstacle, and the normal is the boundary's outward normal there.
 #[must_use]
+#[inline]
 pub fn agent_line(vel: Vec2, e: &Encounter, inv_tau: f32, dt: f32) -> Line {
     let (p, v, r) = (e.rel_pos, e.rel_vel, e.radius);
     let dist_sq = p.length_squared();

@@ -130,6 +130,7 @@ pub fn leader_follow(
     }
     let arrive_params = ArriveParams {
         slowing_radius: params.slowing_radius,
+        ..ArriveParams::default()
     };
     force += arrive(me, behind_point(leader, params), &arrive_params);
     force += separation(me, my_slot, followers, separation_params);

@@ -104,6 +104,7 @@ pub fn follow_path(
     if !path.is_looped() && now + ahead >= total {
         let p = ArriveParams {
             slowing_radius: params.end_slowing_radius,
+            ..ArriveParams::default()
         };
         return (arrive(me, path.last_point(), &p), now);
     }

@@ -31,6 +31,7 @@ pub fn arrive_in_time(me: &AgentState, target: Vec2, deceleration_time: f32) -> 
         } else {
             0.0
         },
+        ..ArriveParams::default()
     };
     arrive(me, target, &p)
 }

@@ -86,14 +86,19 @@ pub fn flee(me: &AgentState, threat: Vec2, params: &FleeParams) -> Vec2 {
 #[serde(default, deny_unknown_fields)]
 pub struct ArriveParams {
     /// Inside this distance (units) the desired speed ramps down linearly to zero
-    /// at the target. Default 50, the value of seed 002.
+    /// at the target. Default 50, the value of the leader-following article.
     pub slowing_radius: f32,
+    /// The speed to arrive at (units/s), capped by the agent's maximum speed: an
+    /// agent that avoids others (ORCA) keeps its maximum for giving way. Default
+    /// infinite: the maximum speed.
+    pub speed: f32,
 }
 
 impl Default for ArriveParams {
     fn default() -> Self {
         Self {
             slowing_radius: 50.0,
+            speed: f32::INFINITY,
         }
     }
 }
@@ -108,12 +113,13 @@ pub fn arrive(me: &AgentState, target: Vec2, params: &ArriveParams) -> Vec2 {
     if d <= EPS_LEN {
         return -me.vel;
     }
+    let cruise = params.speed.min(me.max_speed);
     let ramped = if params.slowing_radius > 0.0 {
-        me.max_speed * (d / params.slowing_radius)
+        cruise * (d / params.slowing_radius)
     } else {
-        me.max_speed
+        cruise
     };
-    let speed = ramped.min(me.max_speed);
+    let speed = ramped.min(cruise);
     offset * (speed / d) - me.vel
 }
 

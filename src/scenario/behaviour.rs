@@ -386,7 +386,8 @@ mod tests {
         assert_eq!(
             wb.behaviour,
             Behaviour::Arrive(crate::behaviours::targeting::ArriveParams {
-                slowing_radius: 7.5
+                slowing_radius: 7.5,
+                ..Default::default()
             })
         );
         assert_eq!(wb.weight, 2.0);

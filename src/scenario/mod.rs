@@ -92,6 +92,8 @@ pub const BUNDLED: &[BundledProfile] = bundled![
     "kinematic",
     "circle",
     "circle_disk",
+    "circle_orca",
+    "circle_disk_orca",
     "city",
 ];
 

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use glam::Vec2;
 
-use super::cells::{copy_unit_vels, CellTable, NO_CELL};
+use super::cells::{copy_unit_vels, CellFrame, CellTable, NO_CELL};
 use super::scan::{keep_nearest, scan_cells, sort_by_distance, Probe};
 use super::{
     addressable, brute, clean_radius, pad, reach_cells, Bounds, Inner, NeighbourQuery,
@@ -155,6 +155,11 @@ impl BatchNeighbours {
         let cell = |v: f32, o: f32| (((v - o) * inv) as i32).max(0).min(top) as u32;
         c.cols = n1;
         c.bands = n1;
+        c.side = side;
+        c.frame = CellFrame::Chunk {
+            origin: Vec2::new(ox, oy),
+            inv,
+        };
         self.reach_cells = reach_cells(f64::from(reach * inv), 1e-3 + 1e-6 * n1 as f64);
         // With the empty border (see `CellTable`).
         let stride = n1 + 2;
@@ -299,12 +304,12 @@ impl BatchNeighbours {
         let found = match &index.inner {
             Inner::Grid(g) if g.len() == positions.len() && q.finite => {
                 let cell = g.cell_of(row).unwrap_or(NO_CELL);
-                scan_cells(g.cells(), (cell, q.grid_cells), probe, hits)
+                scan_cells(g.cells(), (cell, q.grid_cells), (probe, q.cap), hits)
             }
             Inner::KdTree(_) if gathered => {
                 let local = row - self.rows.start;
                 let cell = self.row_cell.get(local).copied().unwrap_or(NO_CELL);
-                scan_cells(&self.cands, (cell, self.reach_cells), probe, hits)
+                scan_cells(&self.cands, (cell, self.reach_cells), (probe, q.cap), hits)
             }
             _ => {
                 brute::brute_keys(positions, row, q.r, &mut self.keys);

@@ -3,6 +3,8 @@
 //! are binned into one per chunk ([`super::BatchNeighbours::gather`]). Both are scanned
 //! by the same code ([`super::scan`]).
 
+use glam::Vec2;
+
 use super::GROUP;
 
 /// Marks a row that is in no cell (a non-finite coordinate): it has no neighbour.
@@ -33,6 +35,24 @@ pub(super) struct CellTable {
     /// Cells across and bands of cells (0 when the table is empty), border excluded.
     pub cols: usize,
     pub bands: usize,
+    /// The cells' side (units).
+    pub side: f32,
+    /// How positions map to cells.
+    pub frame: CellFrame,
+}
+
+/// How a table maps a position to its cell: the function that placed its entries,
+/// so that a window computed with it holds every entry in the queried box.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) enum CellFrame {
+    /// The grid's: `f64` offsets from its lower corner ([`cell_coord`]).
+    Grid { origin: [f64; 2], inv: f64 },
+    /// A chunk's: `f32` offsets from its square's corner, truncated (saturating) and
+    /// clamped.
+    Chunk { origin: Vec2, inv: f32 },
+    /// Not filled yet.
+    #[default]
+    None,
 }
 
 impl CellTable {
@@ -119,6 +139,44 @@ impl CellTable {
         ))
     }
 
+    /// The cells `(c0, c1, b0, b1)` (inclusive: columns, then bands) that hold every
+    /// entry within `reach` of `p` (by the function that placed them). `None` for an
+    /// empty table or a non-finite box.
+    #[inline]
+    pub fn window_around(&self, p: Vec2, reach: f32) -> Option<(usize, usize, usize, usize)> {
+        if self.cols == 0 {
+            return None;
+        }
+        let (lo, hi) = (p - Vec2::splat(reach), p + Vec2::splat(reach));
+        if !(lo.is_finite() && hi.is_finite()) {
+            return None;
+        }
+        match self.frame {
+            CellFrame::Grid { origin, inv } => {
+                let (tx, ty) = (last_cell(self.cols), last_cell(self.bands));
+                let at = |v: f32, o: f64, top: f64| cell_coord(f64::from(v), o, inv, top);
+                Some((
+                    at(lo.x, origin[0], tx),
+                    at(hi.x, origin[0], tx),
+                    at(lo.y, origin[1], ty),
+                    at(hi.y, origin[1], ty),
+                ))
+            }
+            CellFrame::Chunk { origin, inv } => {
+                let at = |v: f32, o: f32, n: usize| {
+                    (((v - o) * inv) as i32).max(0).min(n as i32 - 1) as usize
+                };
+                Some((
+                    at(lo.x, origin.x, self.cols),
+                    at(hi.x, origin.x, self.cols),
+                    at(lo.y, origin.y, self.bands),
+                    at(hi.y, origin.y, self.bands),
+                ))
+            }
+            CellFrame::None => None,
+        }
+    }
+
     /// The entry arrays: x, y and row id.
     #[inline]
     pub fn entries(&self) -> (&[f32], &[f32], &[u32]) {
@@ -176,11 +234,34 @@ impl CellTable {
     }
 }
 
+/// The last cell coordinate along an axis of `n >= 1` cells, as the cap of
+/// [`cell_coord`].
+#[inline]
+pub(super) fn last_cell(n: usize) -> f64 {
+    (n - 1) as f64
+}
+
+/// Cell coordinate of `v` along an axis starting at `origin`, clamped into
+/// `0..=top` (`top` from [`last_cell`]). Monotone in `v`, so a row inside a queried
+/// interval is in the interval's cells.
+#[inline]
+pub(super) fn cell_coord(v: f64, origin: f64, inv: f64, top: f64) -> usize {
+    // Negative and NaN to 0, the last cell as the cap, then truncation: each step
+    // monotone in `v`. The same cells as clamping to `0..=n - 1` first, in fewer
+    // instructions; capping before truncating (the cap is a whole number) keeps the
+    // conversion a 32-bit one (cell counts fit `u32`).
+    let t = (v - origin) * inv;
+    let t = if t > 0.0 { t } else { 0.0 };
+    // `t` is not NaN here: a plain compare caps it (`min` would also handle NaN).
+    let t = if t < top { t } else { top };
+    t as u32 as usize
+}
+
 /// `unit_xs[i]`, `unit_ys[i]`: the unit velocity of row `ids[i]` among `unit_vels` (zero
 /// for an id past them: the never-matching padding).
 pub(super) fn copy_unit_vels(
     ids: &[u32],
-    unit_vels: &[glam::Vec2],
+    unit_vels: &[Vec2],
     unit_xs: &mut [f32],
     unit_ys: &mut [f32],
 ) {

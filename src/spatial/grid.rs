@@ -5,7 +5,7 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use super::cells::{copy_unit_vels, CellTable, NO_CELL};
+use super::cells::{cell_coord, copy_unit_vels, last_cell, CellFrame, CellTable, NO_CELL};
 use super::{addressable, clean_radius, reach_cells, Bounds, CELL_PER_RADIUS};
 
 /// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells (its
@@ -264,6 +264,11 @@ impl GridIndex {
         self.cells.bands = ny;
         self.origin = [f64::from(b.min.x), f64::from(b.min.y)];
         self.inv = 1.0 / side;
+        self.cells.side = side as f32;
+        self.cells.frame = CellFrame::Grid {
+            origin: self.origin,
+            inv: self.inv,
+        };
 
         // Cell of every row.
         // Every entry is written below: keep the old contents rather than clearing.
@@ -431,29 +436,6 @@ impl GridIndex {
             }
         }
     }
-}
-
-/// The last cell coordinate along an axis of `n >= 1` cells, as the cap of
-/// [`cell_coord`].
-#[inline]
-fn last_cell(n: usize) -> f64 {
-    (n - 1) as f64
-}
-
-/// Cell coordinate of `v` along an axis starting at `origin`, clamped into
-/// `0..=top` (`top` from [`last_cell`]). Monotone in `v`, so a row inside a queried
-/// interval is in the interval's cells.
-#[inline]
-fn cell_coord(v: f64, origin: f64, inv: f64, top: f64) -> usize {
-    // Negative and NaN to 0, the last cell as the cap, then truncation: each step
-    // monotone in `v`. The same cells as clamping to `0..=n - 1` first, in fewer
-    // instructions; capping before truncating (the cap is a whole number) keeps the
-    // conversion a 32-bit one (cell counts fit `u32`).
-    let t = (v - origin) * inv;
-    let t = if t > 0.0 { t } else { 0.0 };
-    // `t` is not NaN here: a plain compare caps it (`min` would also handle NaN).
-    let t = if t < top { t } else { top };
-    t as u32 as usize
 }
 
 #[cfg(test)]

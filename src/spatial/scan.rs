@@ -5,7 +5,7 @@
 use glam::Vec2;
 
 use super::cells::CellTable;
-use super::{dist2, GROUP};
+use super::{dist2, pad, GROUP};
 
 /// Sort key of a match: the squared distance's bits (monotone for non-negative,
 /// non-NaN floats) above the row index, so integer order is `(d2, row)` order.
@@ -45,20 +45,54 @@ fn scan_spans(
 /// [`scan_spans`] over the cells within `k` of the cell `cell` of `table`: at fixed
 /// offsets from the cell id for the usual reach of one cell ([`CellTable::spans3`]),
 /// out of line ([`scan_window`]) otherwise.
+///
+/// A query that will keep only the `cap` nearest of many first scans a narrower
+/// radius, sized from the window's density to hold a quarter more than the cap
+/// ([`narrower`]), over only the cells it reaches; when that finds the cap, the `cap`
+/// nearest are all among what it found, so the caller keeps exactly the rows (and
+/// scan order) of the full scan with fewer candidates tested and fewer to choose
+/// from. Otherwise the full radius is scanned. Measured on the disk Circle with
+/// avoidance at 100k agents: steering p50 on 2 threads 35.8 → 25.4 ms.
 #[inline(always)]
 pub(super) fn scan_cells(
     table: &CellTable,
     (cell, k): (u32, u32),
-    probe: Probe,
+    (probe, cap): (Probe, usize),
     hits: &mut Vec<u32>,
 ) -> usize {
     if k != 1 {
         return scan_window(table, (cell, k), probe, hits);
     }
-    match table.spans3(cell) {
-        Some(spans) => scan_spans(table.entries(), spans.into_iter(), probe, hits),
-        None => 0,
+    let Some(spans) = table.spans3(cell) else {
+        return 0;
+    };
+    if let Some(r2) = narrower(table, &spans, probe.r2, cap) {
+        // The cells within the narrower radius: a subset of the 3 × 3, scanned in the
+        // same order, so what it finds comes in the full scan's order.
+        if let Some((c0, c1, b0, b1)) = table.window_around(probe.p, pad(r2.sqrt())) {
+            let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
+            let found = scan_spans(table.entries(), spans, Probe { r2, ..probe }, hits);
+            if found >= cap {
+                return found;
+            }
+        }
     }
+    scan_spans(table.entries(), spans.into_iter(), probe, hits)
+}
+
+/// For a query keeping `cap` of the entries within `r2` around a row whose 3 × 3
+/// cells are `spans`: when the window's density puts well over the cap within `r2`,
+/// the squared radius expected to hold a quarter more than the cap (plus two), else
+/// `None`. (On the disk Circle at 100k, 2 threads, the steering's p50 with margins
+/// of 0.8, 1, 1.2, 1.5 and 2 times the cap: 30.1, 20.7, 18.8, 20.0, 25.4 ms: too
+/// narrow rescans too often, too wide keeps too many to choose from.)
+#[inline(always)]
+fn narrower(table: &CellTable, spans: &[(usize, usize); 3], r2: f32, cap: usize) -> Option<f32> {
+    let count: usize = spans.iter().map(|&(s, e)| e - s).sum();
+    // Entries per unit of area times π.
+    let density = count as f32 * std::f32::consts::PI / (9.0 * table.side * table.side);
+    let want = 1.25 * cap as f32 + 2.0;
+    (density * r2 > 1.5 * want).then(|| want / density)
 }
 
 /// The wide reach of [`scan_cells`], out of line so that the hot scan keeps one copy of

@@ -15,7 +15,8 @@ use super::steer::{SteerCtx, SteerScratch};
 
 /// What an agent perceived of its neighbours this tick.
 pub(super) struct Perceived {
-    /// Neighbours found (at most the group's cap).
+    /// Neighbours found (at most the group's cap). For an avoiding group their rows
+    /// are left in `SteerScratch::rows`.
     pub count: usize,
     /// What its flocking behaviours get.
     pub flock: Flock,
@@ -50,7 +51,7 @@ impl NeighbourRoute {
             Self::ColumnSums(t) | Self::CandidateSums(t) | Self::Records(Some(t)) => {
                 t.params().strength
             }
-            Self::None | Self::Records(None) => 0.0,
+            Self::None | Self::Rows | Self::Records(None) => 0.0,
         }
     }
 }
@@ -67,11 +68,22 @@ pub(super) fn perceive(
     s: &mut SteerScratch,
 ) -> Perceived {
     s.neighbours.clear();
+    let keep_rows = ctx.plans[g_idx].avoidance.is_some();
     match ctx.plans[g_idx].route {
         NeighbourRoute::None => Perceived {
             count: 0,
             flock: Flock::None,
         },
+        NeighbourRoute::Rows => {
+            let q = &s.query(ctx, g_idx);
+            let rows = s.batch.scan(ctx.index, ctx.pos, row, q);
+            s.rows.clear();
+            s.rows.extend_from_slice(rows);
+            Perceived {
+                count: s.rows.len(),
+                flock: Flock::None,
+            }
+        }
         NeighbourRoute::CandidateSums(terms) => {
             let q = &s.query(ctx, g_idx);
             let p = terms.params();
@@ -89,17 +101,17 @@ pub(super) fn perceive(
                     flock: Flock::Sums(sums, terms),
                 },
                 // Declined: an over-full row, or a neighbour under the least distance.
-                None => column_sums(ctx, terms, row, s, q),
+                None => column_sums(ctx, terms, row, s, q, false),
             }
         }
         NeighbourRoute::ColumnSums(terms) => {
             let q = &s.query(ctx, g_idx);
-            column_sums(ctx, terms, row, s, q)
+            column_sums(ctx, terms, row, s, q, keep_rows)
         }
         NeighbourRoute::Records(terms) => {
             let q = &s.query(ctx, g_idx);
             let rows = s.batch.scan(ctx.index, ctx.pos, row, q);
-            if ctx.plans[g_idx].avoidance.is_some() {
+            if keep_rows {
                 s.rows.clear();
                 s.rows.extend_from_slice(rows);
             }
@@ -140,7 +152,8 @@ pub(super) fn perceive(
 }
 
 /// The flocking sums of `row` over its scanned neighbours, read straight from the
-/// columns through the scan's rows (bitwise the sums the record path makes).
+/// columns through the scan's rows (bitwise the sums the record path makes); with
+/// `keep_rows`, the rows are kept for the avoidance.
 #[inline(always)]
 fn column_sums(
     ctx: &SteerCtx<'_>,
@@ -148,8 +161,13 @@ fn column_sums(
     row: usize,
     s: &mut SteerScratch,
     q: &NeighbourQuery,
+    keep_rows: bool,
 ) -> Perceived {
     let rows = s.batch.scan(ctx.index, ctx.pos, row, q);
+    if keep_rows {
+        s.rows.clear();
+        s.rows.extend_from_slice(rows);
+    }
     let count = rows.len();
     let (at, my_slot) = (ctx.pos[row], ctx.id[row].index());
     let row_of = |i: usize| rows[i] as usize;

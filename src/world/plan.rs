@@ -16,9 +16,11 @@ use super::kernel_x4::{Program, Term};
 pub(crate) enum NeighbourRoute {
     /// No behaviour reads neighbours: no scan.
     None,
+    /// Only the group's avoidance reads the neighbours: the scan's rows, no records.
+    Rows,
     /// Some behaviour reads neighbour records (leader following, the average
-    /// separation, a lone alignment or cohesion, a second separation), or the group
-    /// avoids its neighbours: the scan's rows become records; the flocking forces, when the group has terms summed once
+    /// separation, a lone alignment or cohesion, a second separation): the scan's
+    /// rows become records; the flocking forces, when the group has terms summed once
     /// for all its flocking behaviours, are made from the records.
     Records(Option<FlockTerms>),
     /// Only the flocking forces read the neighbours: their sums are read straight
@@ -57,18 +59,20 @@ impl NeighbourRoute {
         let summed = terms
             .map(|t| *t.params())
             .filter(|p| p.kind == SeparationKind::InverseDistance);
-        // Avoidance reads every neighbour's position, velocity and radius.
-        let needs_records = config.avoidance.is_some()
-            || config.behaviours.iter().any(|b| match b.behaviour {
-                Behaviour::Separation(p) => summed != Some(p),
-                Behaviour::Cohesion | Behaviour::Alignment => summed.is_none(),
-                ref other => other.needs_neighbours(),
-            });
+        let needs_records = config.behaviours.iter().any(|b| match b.behaviour {
+            Behaviour::Separation(p) => summed != Some(p),
+            Behaviour::Cohesion | Behaviour::Alignment => summed.is_none(),
+            ref other => other.needs_neighbours(),
+        });
+        // Avoidance reads the scan's rows: a route that scans (the candidates' one
+        // pass makes no list).
+        let avoids = config.avoidance.is_some();
         match terms {
             Some(terms) if !needs_records => match terms {
-                FlockTerms::All(_) => Self::CandidateSums(terms),
-                FlockTerms::Separation(_) => Self::ColumnSums(terms),
+                FlockTerms::All(_) if !avoids => Self::CandidateSums(terms),
+                _ => Self::ColumnSums(terms),
             },
+            None if !needs_records => Self::Rows,
             _ => Self::Records(terms),
         }
     }
@@ -87,7 +91,7 @@ impl NeighbourRoute {
     #[cfg(test)]
     pub(crate) fn with_records(self) -> Self {
         match self {
-            Self::None | Self::Records(_) => self,
+            Self::None | Self::Rows | Self::Records(_) => self,
             Self::ColumnSums(t) | Self::CandidateSums(t) => Self::Records(Some(t)),
         }
     }

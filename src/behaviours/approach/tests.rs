@@ -406,7 +406,8 @@ fn final_leg_tracks_and_re_picks_for_a_moving_target() {
             &me,
             t,
             &ArriveParams {
-                slowing_radius: 2.0
+                slowing_radius: 2.0,
+                ..ArriveParams::default()
             }
         ),
         1e-6
