@@ -112,13 +112,13 @@ fn the_higher_priority_keeps_its_line() {
     // Priority 1 against 0: the first barely leaves its line, the second gives way.
     let (boss, minion, least) = crossing(1.0, 0.0);
     assert!(least >= 1.0 - 1e-3, "touched: {least}");
-    assert!(boss < 0.05, "the priority-1 agent strayed {boss}");
+    assert!(boss < 0.1, "the priority-1 agent strayed {boss}");
     assert!(minion > 0.1 && minion > 5.0 * boss, "{boss} {minion}");
     // Equal priorities share it; swapped priorities swap the roles.
     let (a, b, _) = crossing(0.5, 0.5);
     assert!(a > 0.05 && b > 0.05, "{a} {b}");
     let (minion, boss, _) = crossing(0.0, 1.0);
-    assert!(boss < 0.05 && minion > 5.0 * boss, "{boss} {minion}");
+    assert!(boss < 0.1 && minion > 5.0 * boss, "{boss} {minion}");
 }
 
 #[test]
@@ -193,7 +193,7 @@ fn a_dense_crossing_keeps_speeds_and_bodies_apart() {
             ids.push(walker(&mut w, g, offset, offset + along * 16.0));
         }
     }
-    for _ in 0..600 {
+    for _ in 0..1200 {
         w.step(DT).unwrap();
         let p = w.positions();
         for (i, v) in w.velocities().iter().enumerate() {
@@ -217,5 +217,5 @@ fn a_dense_crossing_keeps_speeds_and_bodies_apart() {
             w.position(id).unwrap().distance(goal) < 1.0
         })
         .count();
-    assert!(arrived >= 90, "{arrived} of 100 arrived");
+    assert!(arrived >= 95, "{arrived} of 100 arrived");
 }

@@ -71,7 +71,19 @@ fn run_json_has_every_field() {
     assert!(v["mean_neighbours"].as_f64().unwrap() >= 0.0);
     let q = &v["quality"];
     assert!(q["overlapping_pairs_per_agent_tick"].as_f64().unwrap() >= 0.0);
-    assert_eq!(q["overlap_samples"], 3);
+    // Sampled over the whole run: ticks 0, 10, 20, 30.
+    assert_eq!(q["overlap_samples"], 4);
+    assert_eq!(q["sampled_ticks"], "0..30 every 10");
+    for key in [
+        "deep_overlaps_per_agent_tick",
+        "max_penetration",
+        "arrived_fraction",
+    ] {
+        assert!(q[key].as_f64().unwrap() >= 0.0, "{key}");
+    }
+    assert!(q["with_goal"].as_u64().unwrap() > 0);
+    assert!(q["stuck_at_end"].as_u64().is_some());
+    assert!(q["gates"].as_array().unwrap().is_empty());
     assert_eq!(q["wall_crossings_prevented"], 0);
     assert_eq!(q["nan_count"], 0);
     assert!(v["wall_seconds"].as_f64().unwrap() > 0.0);

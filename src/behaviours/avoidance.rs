@@ -45,12 +45,13 @@ pub struct AvoidanceParams {
     /// yields as if its priority were 0, so crowds do not jam at their goals.
     /// Default 1.
     pub arrived_within: f32,
-    /// An agent that other agents stall (its avoiding velocity makes less than a
-    /// quarter of the progress it prefers) turns its preferred velocity this many
-    /// radians to the right (clockwise) and avoids again: a fixed, deterministic side
-    /// preference, so that perfectly symmetric head-on pairs pass right shoulder to
-    /// right shoulder instead of stopping face to face. Default 0.3 (about 17°); 0
-    /// turns it off.
+    /// Near other agents, an agent keeps right: its preferred velocity turns this many
+    /// radians clockwise, times how much it yields (`1 - priority`; an arrived agent
+    /// yields fully). A fixed, deterministic side preference, so that perfectly
+    /// symmetric head-on pairs pass right shoulder to right shoulder instead of
+    /// stopping face to face, and dense crossings turn into a roundabout instead of
+    /// jamming; an agent of priority 1 keeps its line. Default 0.6 (about 17° at the
+    /// default priority); 0 turns it off.
     pub side_bias: f32,
 }
 
@@ -63,7 +64,7 @@ impl Default for AvoidanceParams {
             layers: 1,
             mask: u32::MAX,
             arrived_within: 1.0,
-            side_bias: 0.3,
+            side_bias: 0.6,
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use glam::Vec2;
 
+use crate::quality::Gate;
+
 /// An axis-aligned rectangle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
@@ -172,6 +174,8 @@ pub struct Layout {
     pub paths: Vec<LayoutPath>,
     /// The area to draw, if the profile gives one.
     pub bounds: Option<Rect>,
+    /// Measuring lines, for the run report.
+    pub gates: Vec<Gate>,
 }
 
 impl Layout {
@@ -201,6 +205,15 @@ impl Layout {
                 min: b.min * s,
                 max: b.max * s,
             }),
+            gates: self
+                .gates
+                .iter()
+                .map(|g| Gate {
+                    name: g.name.clone(),
+                    a: g.a * s,
+                    b: g.b * s,
+                })
+                .collect(),
         }
     }
 
@@ -275,8 +288,14 @@ mod tests {
             }],
             paths: vec![square(false)],
             bounds: None,
+            gates: vec![Gate {
+                name: "g".into(),
+                a: Vec2::ZERO,
+                b: Vec2::ONE,
+            }],
         }
         .scaled(2.0);
+        assert_eq!(s.gates[0].b, Vec2::splat(2.0));
         assert_eq!(s.walls[0].b, Vec2::new(4.0, 2.0));
         assert_eq!(s.obstacles[0].radius, 2.0);
         assert_eq!(s.paths[0].length(), 60.0);

@@ -58,6 +58,7 @@ fn fixed_aims(spec: &TargetSpec, pos: &[Vec2], positions: &[Vec<Vec2>]) -> Vec<A
         TargetSpec::Antipode { centre } => {
             pos.iter().map(|&s| Aim::Point(centre * 2.0 - s)).collect()
         }
+        TargetSpec::Shift(d) => pos.iter().map(|&s| Aim::Point(s + d)).collect(),
         TargetSpec::AgentOfGroup(h) => {
             let near = Nearest::new(&positions[h]);
             pos.iter()

@@ -95,6 +95,12 @@ pub const BUNDLED: &[BundledProfile] = bundled![
     "circle_orca",
     "circle_disk_orca",
     "city",
+    "crossing",
+    "crossing4",
+    "hallway",
+    "doorway",
+    "bottleneck",
+    "oncoming",
 ];
 
 /// The profile `throng run` uses when given none.

@@ -76,6 +76,8 @@ pub enum TargetSpec {
     None,
     /// A fixed point.
     Point(Vec2),
+    /// `start + offset`.
+    Shift(Vec2),
     /// `2 * centre - start`.
     Antipode {
         /// The centre of symmetry.
@@ -100,6 +102,7 @@ impl TargetSpec {
     fn scaled(self, s: f32) -> Self {
         match self {
             TargetSpec::Point(p) => TargetSpec::Point(p * s),
+            TargetSpec::Shift(d) => TargetSpec::Shift(d * s),
             TargetSpec::Antipode { centre } => TargetSpec::Antipode { centre: centre * s },
             TargetSpec::MovingPoint {
                 path,

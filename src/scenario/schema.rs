@@ -38,6 +38,9 @@ pub struct ProfileDoc {
     /// Named paths.
     #[serde(default)]
     pub paths: Vec<PathDoc>,
+    /// Measuring lines: the run report counts the agents crossing each (a door, say).
+    #[serde(default)]
+    pub gates: Vec<GateDoc>,
     /// Agent groups.
     #[serde(default)]
     pub groups: Vec<GroupDoc>,
@@ -108,6 +111,16 @@ pub struct PathDoc {
     /// Whether the last point joins the first. Default false.
     #[serde(default)]
     pub looped: bool,
+}
+
+/// `[[gates]]`: a measuring line, `line = [x0, y0, x1, y1]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GateDoc {
+    /// Name in reports.
+    pub name: String,
+    /// The segment `[x0, y0, x1, y1]`.
+    pub line: [f32; 4],
 }
 
 /// `[[groups]]`: agents sharing behaviours and parameters.
@@ -292,7 +305,7 @@ pub enum ArrangementDoc {
     Grid,
 }
 
-/// `target = { ... }`: exactly one of `point`, `antipode`, `agent_of_group`,
+/// `target = { ... }`: exactly one of `point`, `antipode`, `shift`, `agent_of_group`,
 /// `moving_point`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -304,6 +317,9 @@ pub struct TargetDoc {
     pub antipode: Option<bool>,
     /// Centre of `antipode`; default the centre of the group's spawn shape.
     pub centre: Option<[f32; 2]>,
+    /// `[dx, dy]`: each agent's start moved by this offset (a crowd crossing a
+    /// square keeps its formation's shape).
+    pub shift: Option<[f32; 2]>,
     /// The nearest agent (at spawn) of the named group, followed as it moves.
     pub agent_of_group: Option<String>,
     /// A point travelling along a path.

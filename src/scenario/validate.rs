@@ -14,6 +14,7 @@ use super::schema::{
 };
 use super::spawn::Shape;
 use crate::group::{GroupConfig, Movement};
+use crate::quality::Gate;
 
 fn finite2(key: &str, v: [f32; 2]) -> Result<Vec2, Problem> {
     let p = Vec2::from(v);
@@ -221,6 +222,24 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Layout, Problem> {
             looped: p.looped,
         });
     }
+    for (i, g) in doc.gates.iter().enumerate() {
+        let key = format!("gates[{i}]");
+        name_ok(&format!("{key}.name"), &g.name, "the gate")?;
+        let [x0, y0, x1, y1] = g.line;
+        let a = finite2(&format!("{key}.line"), [x0, y0])?;
+        let b = finite2(&format!("{key}.line"), [x1, y1])?;
+        if a.distance(b) < MIN_SEGMENT_LENGTH {
+            return Err(Problem::new(
+                format!("{key}.line"),
+                "a gate needs two distinct ends",
+            ));
+        }
+        scene.gates.push(Gate {
+            name: g.name.clone(),
+            a,
+            b,
+        });
+    }
     Ok(scene)
 }
 
@@ -303,6 +322,7 @@ fn validate_target(
     let given = [
         t.point.is_some(),
         t.antipode.is_some(),
+        t.shift.is_some(),
         t.agent_of_group.is_some(),
         t.moving_point.is_some(),
     ]
@@ -312,7 +332,8 @@ fn validate_target(
     if given != 1 {
         return Err(Problem::new(
             key,
-            "a target has exactly one of `point`, `antipode`, `agent_of_group` or `moving_point`",
+            "a target has exactly one of `point`, `antipode`, `shift`, `agent_of_group` or \
+             `moving_point`",
         ));
     }
     if t.centre.is_some() && t.antipode.is_none() {
@@ -323,6 +344,9 @@ fn validate_target(
     }
     if let Some(p) = t.point {
         return Ok(TargetSpec::Point(finite2(&format!("{key}.point"), p)?));
+    }
+    if let Some(d) = t.shift {
+        return Ok(TargetSpec::Shift(finite2(&format!("{key}.shift"), d)?));
     }
     if let Some(a) = t.antipode {
         if !a {

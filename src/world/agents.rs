@@ -155,6 +155,12 @@ impl World {
         Ok(GroupId(self.cols.group[self.row(id)?]))
     }
 
+    /// Primary targets, by row.
+    #[must_use]
+    pub fn targets(&self) -> &[Target] {
+        &self.cols.target
+    }
+
     /// An agent's primary target.
     pub fn target(&self, id: AgentId) -> Result<Target> {
         Ok(self.cols.target[self.row(id)?])

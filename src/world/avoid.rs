@@ -76,25 +76,27 @@ pub(super) fn avoid(
         };
         lines.push(agent_line(me.vel, &e, inv_tau, ctx.dt));
     }
-    let v = solve(
+    // Near others, the agent keeps right: its preferred velocity turns clockwise by
+    // the side bias, in proportion to how much it yields. A fixed, deterministic
+    // preference: perfectly symmetric head-on pairs pass instead of stopping face to
+    // face, and dense crossings turn into a roundabout instead of jamming.
+    let preferred = if lines.len() > obstacle_lines {
+        rotate_cw_by(
+            preferred,
+            if mine.1 {
+                how.arrived_turn
+            } else {
+                how.side_turn
+            },
+        )
+    } else {
+        preferred
+    };
+    solve(
         lines,
         obstacle_lines,
         preferred,
         me.max_speed,
         &mut s.projected,
-    );
-    // Stalled against others (less than a quarter of the preferred progress): a fixed
-    // turn to the right breaks perfectly symmetric standoffs, which would otherwise
-    // stop both agents face to face.
-    if lines.len() > obstacle_lines && v.dot(preferred) < 0.25 * preferred.length_squared() {
-        let turned = rotate_cw_by(preferred, how.side_turn);
-        return solve(
-            lines,
-            obstacle_lines,
-            turned,
-            me.max_speed,
-            &mut s.projected,
-        );
-    }
-    v
+    )
 }

@@ -70,6 +70,10 @@ struct RunArgs {
     /// Neighbour index, replacing the profile's: `kdtree` or `grid`.
     #[arg(long, value_name = "KIND", value_parser = parse_index)]
     index: Option<IndexKind>,
+    /// Collision avoidance (ORCA) for every group: `on` (the profile's parameters,
+    /// or the defaults where it has none) or `off`.
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    avoidance: Option<bool>,
     /// Write `tick,id,group,x,y,vx,vy,heading` rows to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -94,6 +98,15 @@ fn parse_index(s: &str) -> Result<IndexKind, String> {
         "kdtree" => Ok(IndexKind::KdTree),
         "grid" => Ok(IndexKind::Grid),
         _ => Err(format!("expected `kdtree` or `grid`, got `{s}`")),
+    }
+}
+
+/// `on` or `off`.
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected `on` or `off`, got `{s}`")),
     }
 }
 
@@ -277,6 +290,15 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     if let Some(index) = args.index {
         profile.world.index = index;
     }
+    if let Some(on) = args.avoidance {
+        for g in &mut profile.groups {
+            g.config.avoidance = if on {
+                Some(g.config.avoidance.unwrap_or_default())
+            } else {
+                None
+            };
+        }
+    }
     let mut csv = match &args.csv {
         Some(path) => Some(csv::CsvWriter::new(create(path, "CSV")?)),
         None => None,
@@ -314,7 +336,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let agents = scenario.world().len();
     let progress = progress_bar(total, agents, &profile.name);
     let mut stats = report::Collector::new(ticks as usize);
-    let mut overlaps = quality::OverlapSampler::new(ticks);
+    let mut quality = quality::Sampler::new(&scenario);
     let started = Instant::now();
 
     let write_err = |e: std::io::Error| Failure::Runtime(format!("writing the CSV file: {e}"));
@@ -324,13 +346,16 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     if let Some(p) = picture.as_mut() {
         p.sample(&scenario);
     }
+    quality.sample(0, &scenario);
     for t in 1..=total {
         let tick = scenario
             .step()
             .map_err(|e| Failure::Runtime(format!("tick {t}: {e}")))?;
         if t > warmup {
             stats.push(&tick);
-            overlaps.maybe_sample(t - warmup, scenario.world());
+        }
+        if t % quality::EVERY == 0 || t == total {
+            quality.sample(t, &scenario);
         }
         if let Some(w) = csv.as_mut() {
             if t % args.every == 0 {
@@ -359,12 +384,12 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let report = report::Report::new(
         &scenario,
         &stats,
-        report::Quality {
-            overlapping_pairs_per_agent_tick: overlaps.per_agent_tick(),
-            overlap_samples: overlaps.samples(),
-            wall_crossings_prevented: quality::wall_crossings_prevented(&stats),
-            nan_count: nan,
-        },
+        report::Quality::new(
+            &quality.summary(),
+            (quality::EVERY, total),
+            stats.crossings_prevented(),
+            nan,
+        ),
         threads,
         wall.as_secs_f64(),
     );

@@ -2,6 +2,7 @@
 //! quality figures, as a table or one JSON object.
 
 use serde::Serialize;
+use throng::quality::{GateFlow, QualitySummary};
 use throng::scenario::Scenario;
 use throng::spatial::IndexKind;
 use throng::TickStats;
@@ -112,18 +113,67 @@ pub struct Phases {
     pub total: PhaseStats,
 }
 
-/// How well the crowd behaved.
-#[derive(Clone, Copy, Debug, Serialize)]
+/// How well the crowd behaved, sampled over the whole run (warm-up included).
+#[derive(Clone, Debug, Serialize)]
 pub struct Quality {
+    /// Which ticks were sampled, e.g. `0..110 every 10`.
+    pub sampled_ticks: String,
+    /// Ticks sampled.
+    pub overlap_samples: u64,
     /// Pairs of agents closer than the sum of their radii, per agent and
     /// sampled tick.
     pub overlapping_pairs_per_agent_tick: f64,
-    /// Ticks sampled for overlaps.
-    pub overlap_samples: u64,
+    /// Pairs closer than half the sum of their radii, per agent and sampled tick.
+    pub deep_overlaps_per_agent_tick: f64,
+    /// The largest overlap of two bodies seen (units; 0: none).
+    pub max_penetration: f32,
+    /// Agents with a point target, those that came within 1 unit of it, and the
+    /// fraction.
+    pub with_goal: usize,
+    /// See `with_goal`.
+    pub arrived: usize,
+    /// See `with_goal`.
+    pub arrived_fraction: f64,
+    /// Mean seconds from the start to arrival, of the arrived.
+    pub mean_time_to_goal_s: Option<f64>,
+    /// Mean path walked over the straight line to the goal, of the arrived.
+    pub mean_path_ratio: Option<f64>,
+    /// Agents not arrived and slower than 5% of their maximum speed for the last
+    /// 5 s.
+    pub stuck_at_end: usize,
+    /// Crossings of the profile's gates.
+    pub gates: Vec<GateFlow>,
     /// Moves through a wall that the engine stopped.
     pub wall_crossings_prevented: u64,
     /// Agents with non-finite state (must be 0).
     pub nan_count: u64,
+}
+
+impl Quality {
+    /// The report's quality section from a counter's summary.
+    pub fn new(
+        q: &QualitySummary,
+        (every, last): (u64, u64),
+        wall_crossings_prevented: u64,
+        nan_count: u64,
+    ) -> Self {
+        Self {
+            sampled_ticks: format!("0..{last} every {every}"),
+            overlap_samples: q.samples,
+            overlapping_pairs_per_agent_tick: q.overlapping_pairs_per_agent_sample,
+            deep_overlaps_per_agent_tick: q.deep_pairs_per_agent_sample,
+            max_penetration: q.max_penetration,
+            with_goal: q.with_goal,
+            arrived: q.arrived,
+            arrived_fraction: q.arrived_fraction,
+            mean_time_to_goal_s: q.mean_time_to_goal,
+            mean_path_ratio: q.mean_path_ratio,
+            stuck_at_end: q.stuck,
+            gates: q.gates.clone(),
+            wall_crossings_prevented,
+            nan_count,
+        }
+    }
 }
 
 /// A group's name and size.
@@ -283,21 +333,59 @@ impl Report {
             (
                 "overlapping pairs per agent-tick",
                 format!(
-                    "{:.4} ({} ticks sampled)",
-                    q.overlapping_pairs_per_agent_tick, q.overlap_samples
+                    "{:.4} (ticks {}: {} sampled)",
+                    q.overlapping_pairs_per_agent_tick, q.sampled_ticks, q.overlap_samples
                 ),
             ),
+            (
+                "deep overlaps per agent-tick",
+                format!("{:.4}", q.deep_overlaps_per_agent_tick),
+            ),
+            ("largest penetration", format!("{:.3}", q.max_penetration)),
+            ("arrived", arrival_line(q)),
+            ("stuck at the end", q.stuck_at_end.to_string()),
+        ]
+        .into_iter()
+        .chain(q.gates.iter().map(|g| {
+            let flow = g.flow.map_or("-".to_string(), |f| format!("{f:.3}"));
+            (
+                "flow through a gate",
+                format!("{}: {} crossed, {flow} agents/s/m", g.name, g.crossed),
+            )
+        }))
+        .chain([
             (
                 "wall crossings prevented",
                 q.wall_crossings_prevented.to_string(),
             ),
             ("NaN count", q.nan_count.to_string()),
             ("wall time (s)", format!("{:.2}", self.wall_seconds)),
-        ] {
+        ]) {
             out.push_str(&format!("{name:<34}{value}\n"));
         }
         out
     }
+}
+
+/// "950 of 1000 with a point target (95.0%), 312.5 s on average, path 1.08 × the
+/// straight line", or "no agent has a point target".
+fn arrival_line(q: &Quality) -> String {
+    if q.with_goal == 0 {
+        return "no agent has a point target".to_string();
+    }
+    let mut line = format!(
+        "{} of {} with a point target ({:.1}%)",
+        q.arrived,
+        q.with_goal,
+        100.0 * q.arrived_fraction
+    );
+    if let Some(t) = q.mean_time_to_goal_s {
+        line.push_str(&format!(", {t:.1} s on average"));
+    }
+    if let Some(r) = q.mean_path_ratio {
+        line.push_str(&format!(", path {r:.2} × the straight line"));
+    }
+    line
 }
 
 #[cfg(test)]
