@@ -45,6 +45,10 @@ pub struct QualitySettings {
     pub stuck_seconds: f32,
     /// Lines whose crossings are counted.
     pub gates: Vec<Gate>,
+    /// Times (s) at which to count the agents within the tolerance of their goal
+    /// (at the first sample at or after each): arrival as a snapshot, where the
+    /// summary's `arrived` counts every agent that ever came that close.
+    pub checkpoints: Vec<f32>,
 }
 
 impl Default for QualitySettings {
@@ -54,6 +58,7 @@ impl Default for QualitySettings {
             stuck_speed_fraction: 0.05,
             stuck_seconds: 5.0,
             gates: Vec::new(),
+            checkpoints: Vec::new(),
         }
     }
 }
@@ -123,6 +128,9 @@ pub struct QualitySummary {
     pub stuck: usize,
     /// Each gate's crossings.
     pub gates: Vec<GateFlow>,
+    /// At each checkpoint reached: its time and the fraction of the agents with a
+    /// goal that were within the tolerance of it then.
+    pub at_checkpoints: Vec<(f32, f64)>,
 }
 
 /// Crossings of one gate.
@@ -148,6 +156,7 @@ pub struct QualityCounter {
     max_penetration: f32,
     agent_samples: u64,
     summary_times: (u64, f32, f32),
+    at_checkpoints: Vec<(f32, f64)>,
     grid: PairGrid,
     pos: Vec<Vec2>,
     radii: Vec<f32>,
@@ -179,11 +188,50 @@ impl QualityCounter {
             }
             self.follow(time, &o);
         }
+        if let Some(&c) = self.settings.checkpoints.get(self.at_checkpoints.len()) {
+            if time >= c {
+                let within = self.within_tolerance();
+                self.at_checkpoints.push((c, within));
+            }
+        }
         let (pairs, deep, depth) = self.grid.overlaps(&self.pos, &self.radii);
         self.pairs += pairs;
         self.deep += deep;
         self.max_penetration = self.max_penetration.max(depth);
         self.agent_samples += self.pos.len() as u64;
+    }
+
+    /// Take a sample at `time` (s) of every agent of `world`: its handle's slot as
+    /// its id, and its point target (if it has one) as its goal.
+    pub fn sample_world(&mut self, time: f32, world: &crate::World) {
+        let (ids, pos, radii) = (world.ids(), world.positions(), world.radii());
+        let (speeds, targets) = (world.max_speeds(), world.targets());
+        let observed = (0..world.len()).map(|r| Observed {
+            id: ids[r].index() as usize,
+            pos: pos[r],
+            radius: radii[r],
+            max_speed: speeds[r],
+            goal: match targets[r] {
+                crate::Target::Point(p) => Some(p),
+                _ => None,
+            },
+        });
+        self.sample(time, observed);
+    }
+
+    /// The fraction of the agents with a goal within the tolerance of it at their
+    /// last sample (1 when none has a goal).
+    fn within_tolerance(&self) -> f64 {
+        let tol = self.settings.arrival_tolerance;
+        let goals = self.tracks.iter().filter_map(|t| Some((t.last, t.goal?)));
+        let (n, within) = goals.fold((0usize, 0usize), |(n, w), (p, g)| {
+            (n + 1, w + usize::from(p.distance(g) <= tol))
+        });
+        if n == 0 {
+            1.0
+        } else {
+            within as f64 / n as f64
+        }
     }
 
     /// Follow one agent from its last sample to this one.
@@ -311,6 +359,7 @@ impl QualityCounter {
             mean_path_ratio: mean(ratios),
             stuck,
             gates,
+            at_checkpoints: self.at_checkpoints.clone(),
         }
     }
 }

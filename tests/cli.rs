@@ -383,3 +383,46 @@ fn list_names_every_bundled_profile_once_per_line() {
         assert!(line.starts_with(b.name), "{line}");
     }
 }
+
+#[test]
+fn quality_counts_a_hand_written_position_file() {
+    // Two agents swap places through each other: at tick 10 they are 1 apart
+    // (overlapping by 2 of their 3-wide pair diameter, deeply), at tick 20 each
+    // stands on the other's start, which is its goal (the antipode).
+    let dir = scratch("quality_file");
+    let csv = dir.join("swap.csv");
+    std::fs::write(
+        &csv,
+        "tick,id,x,y\n0,0,-10,0\n0,1,10,0\n10,0,0.5,0\n10,1,-0.5,0\n20,0,10,0\n20,1,-10,0\n",
+    )
+    .unwrap();
+    let out = stdout_of(
+        throng()
+            .args(["quality", "--json", "--at", "10,20"])
+            .arg(&csv),
+    );
+    let q: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // One overlapping pair in 3 samples of 2 agents.
+    assert!((q["overlapping_pairs_per_agent_sample"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-9);
+    assert!((q["deep_pairs_per_agent_sample"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-9);
+    assert!((q["max_penetration"].as_f64().unwrap() - 2.0).abs() < 1e-6);
+    assert_eq!(q["arrived"], 2);
+    // Ticks of 0.25 s: both arrive at tick 20, 5 s; each walked 10.5 + 9.5 = 20.
+    assert!((q["mean_time_to_goal"].as_f64().unwrap() - 5.0).abs() < 1e-6);
+    assert!((q["mean_path_ratio"].as_f64().unwrap() - 1.0).abs() < 1e-6);
+    let at = q["at_checkpoints"].as_array().unwrap();
+    assert_eq!(at.len(), 2);
+    assert_eq!(at[0][1], 0.0);
+    assert_eq!(at[1][1], 1.0);
+}
+
+#[test]
+fn quality_refuses_a_file_without_positions() {
+    let dir = scratch("quality_bad");
+    let csv = dir.join("bad.csv");
+    std::fs::write(&csv, "tick,id,x\n0,0,1\n").unwrap();
+    let out = throng().arg("quality").arg(&csv).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no `y` column"), "{err}");
+}

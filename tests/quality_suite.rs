@@ -3,9 +3,8 @@
 //! ever overlap by more than half, nobody is stuck at the end, and nearly everyone
 //! arrives. The figures come from the quality counter, which reads positions only.
 
-use throng::quality::{Observed, QualityCounter, QualitySettings, QualitySummary};
+use throng::quality::{QualityCounter, QualitySettings, QualitySummary};
 use throng::scenario::{self, Scenario};
-use throng::Target;
 
 /// Run a bundled profile to its end, sampling every 10 ticks.
 fn run(name: &str) -> QualitySummary {
@@ -22,18 +21,7 @@ fn run(name: &str) -> QualitySummary {
             sc.step().unwrap();
         }
         if t % 10 == 0 || t == total {
-            let w = sc.world();
-            let observed = (0..w.len()).map(|r| Observed {
-                id: w.ids()[r].index() as usize,
-                pos: w.positions()[r],
-                radius: w.radii()[r],
-                max_speed: w.max_speeds()[r],
-                goal: match w.targets()[r] {
-                    Target::Point(p) => Some(p),
-                    _ => None,
-                },
-            });
-            counter.sample(t as f32 * dt, observed);
+            counter.sample_world(t as f32 * dt, sc.world());
         }
     }
     counter.summary()

@@ -3,11 +3,12 @@
 //!
 //! ```text
 //! throng                      run the default profile
-//! throng run [PROFILE] [--agents N] [--ticks T] [--threads K] [--seed S]
-//!            [--index kdtree|grid] [--csv FILE] [--every K] [--png FILE]
-//!            [--size WxH] [--json]
+//! throng run [PROFILE] [--agents N] [--ticks T] [--warmup W] [--threads K]
+//!            [--seed S] [--index kdtree|grid] [--avoidance on|off] [--csv FILE]
+//!            [--every K] [--png FILE] [--size WxH] [--json]
 //! throng check PROFILE        validate a profile without running it
 //! throng list                 list the bundled profiles
+//! throng quality FILE         count crowd quality in a position file
 //! ```
 //!
 //! Exit status: 0 on success, 2 for an invalid profile or command line (or an
@@ -47,6 +48,9 @@ enum Command {
     },
     /// List the bundled profiles.
     List,
+    /// Count crowd quality in a position file from any system (throng's `--csv`, or
+    /// another's): overlaps, arrival, time to goal, path length, stuck agents.
+    Quality(QualityArgs),
 }
 
 #[derive(Args, Default)]
@@ -61,6 +65,9 @@ struct RunArgs {
     /// Timed ticks (after the profile's warm-up ticks).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
     ticks: Option<u64>,
+    /// Untimed warm-up ticks run first, replacing the profile's.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=u32::MAX as u64))]
+    warmup: Option<u64>,
     /// Worker threads; default: one per core.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
@@ -90,6 +97,44 @@ struct RunArgs {
     /// Print the report as one JSON object on stdout instead of tables.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct QualityArgs {
+    /// A CSV file with a header naming at least the columns `tick`, `id`, `x`, `y`;
+    /// tick 0 is the start.
+    csv: PathBuf,
+    /// Seconds per tick.
+    #[arg(long, default_value_t = 0.25)]
+    dt: f32,
+    /// Every agent's body radius.
+    #[arg(long, default_value_t = 1.5)]
+    radius: f32,
+    /// Every agent's maximum speed (for "stuck").
+    #[arg(long, default_value_t = 2.0)]
+    max_speed: f32,
+    /// Each agent's goal: `antipode` (its start mirrored through the origin, as in
+    /// the Circle benchmark) or `none`.
+    #[arg(long, value_name = "antipode|none", default_value = "antipode", value_parser = parse_goal, action = clap::ArgAction::Set)]
+    goal: bool,
+    /// Count only the ticks up to this one.
+    #[arg(long, value_name = "TICK")]
+    until: Option<u64>,
+    /// Ticks at which to report the fraction of agents within 1 unit of their goal.
+    #[arg(long, value_name = "T,T,...", value_delimiter = ',')]
+    at: Vec<u64>,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `antipode` or `none`.
+fn parse_goal(s: &str) -> Result<bool, String> {
+    match s {
+        "antipode" => Ok(true),
+        "none" => Ok(false),
+        _ => Err(format!("expected `antipode` or `none`, got `{s}`")),
+    }
 }
 
 /// `kdtree` or `grid`, as in a profile's `[world]`.
@@ -155,6 +200,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => run(args),
         Some(Command::Check { profile }) => check(&profile),
         Some(Command::List) => list(),
+        Some(Command::Quality(args)) => quality_of_file(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -290,6 +336,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     if let Some(index) = args.index {
         profile.world.index = index;
     }
+    if let Some(w) = args.warmup {
+        profile.world.warmup = w;
+    }
     if let Some(on) = args.avoidance {
         for g in &mut profile.groups {
             g.config.avoidance = if on {
@@ -402,6 +451,31 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         return Err(Failure::Runtime(format!(
             "{nan} agents had non-finite state"
         )));
+    }
+    Ok(())
+}
+
+/// `throng quality FILE`: the quality counter over a position file.
+fn quality_of_file(args: &QualityArgs) -> Result<(), Failure> {
+    let settings = throng::quality::QualitySettings {
+        checkpoints: args.at.iter().map(|&t| t as f32 * args.dt).collect(),
+        ..Default::default()
+    };
+    let file = std::fs::File::open(&args.csv)
+        .map_err(|e| Failure::Input(format!("error: cannot read {}: {e}", args.csv.display())))?;
+    let body = quality::Body {
+        radius: args.radius,
+        max_speed: args.max_speed,
+        antipode: args.goal,
+    };
+    let summary = quality::count_file(file, settings, args.dt, body, args.until)
+        .map_err(|e| Failure::Input(format!("error: {}: {e}", args.csv.display())))?;
+    if args.json {
+        let text =
+            serde_json::to_string_pretty(&summary).map_err(|e| Failure::Runtime(e.to_string()))?;
+        println!("{text}");
+    } else {
+        print!("{}", quality::summary_lines(&summary));
     }
     Ok(())
 }
