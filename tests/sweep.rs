@@ -7,8 +7,12 @@
 
 #[path = "../benches/sweep/args.rs"]
 mod args;
+#[path = "../benches/sweep/peers.rs"]
+mod peers;
 #[path = "../benches/sweep/plot.rs"]
 mod plot;
+#[path = "../benches/sweep/quality.rs"]
+mod quality;
 #[path = "../benches/sweep/report.rs"]
 mod report;
 #[path = "../benches/sweep/run.rs"]
@@ -55,6 +59,7 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
         md_s,
         "--plot",
         svg_s,
+        "--no-quality",
     ])
     .unwrap();
     run::sweep(args).unwrap();
@@ -75,7 +80,16 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
     }
     assert!(report.contains("| 200 | "), "{report}");
     assert!(report.contains("| 400 | "), "{report}");
-    assert!(report.contains("as published in PEERS.md, same machine class"));
+    // throng's six configurations of the Circle, and the peers' figures from the
+    // data file with their provenance and same-run ratios.
+    assert!(
+        report.contains("| `circle_disk_orca` (ORCA, grid, disk) |"),
+        "{report}"
+    );
+    assert_eq!(report.matches("| `circle").count(), 6, "{report}");
+    assert!(report.contains("### Beside RVO2 and dodgy, measured in one run"));
+    assert!(report.contains("RVO2: github.com/snape/RVO2"));
+    assert!(report.contains("| throng (grid) ÷ RVO2 |"), "{report}");
     assert!(report.contains("load average"));
     // Targets beyond the sweep's sizes are not judged.
     assert!(report.contains("not measured in this sweep"));
@@ -121,6 +135,63 @@ fn bad_arguments_are_refused_before_measuring() {
     match run::sweep(args.unwrap()) {
         Err(Failure::Input(msg)) => assert!(msg.contains("cannot write the report file"), "{msg}"),
         other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn quality_table_reads_the_counter() {
+    // A short run of the crossing with avoidance on and off: one row each, with the
+    // counter's figures as the summary holds them.
+    let on = quality::quality_run("crossing", Some(40), true).unwrap();
+    let off = quality::quality_run("crossing", Some(40), false).unwrap();
+    assert_eq!(on.agents, off.agents);
+    assert!(on.summary.samples > 4);
+    let mut s = String::new();
+    quality::render_quality(&mut s, &[on, off]);
+    assert!(s.starts_with("## Crowd quality"), "{s}");
+    assert_eq!(s.matches("| `crossing` |").count(), 2, "{s}");
+    assert!(s.contains("| **on** |") && s.contains("| off |"), "{s}");
+}
+
+#[test]
+fn peers_file_medians_and_ratios() {
+    let dir = scratch("peers");
+    let file = dir.join("peers.jsonl");
+    let run = |system: &str, threads: usize, ms: f64| {
+        format!(
+            r#"{{"system": "{system}", "scenario": "disk", "agents": 1000, "threads": {threads}, "median_ms": {ms}}}"#
+        )
+    };
+    let lines = [
+        r#"{"meta": "Measured by hand."}"#.to_string(),
+        run("RVO2", 1, 2.0),
+        run("RVO2", 1, 4.0),
+        run("RVO2", 1, 3.0),
+        run("throng (grid)", 1, 1.5),
+        run("throng (grid)", 1, 1.0),
+        run("throng (grid)", 1, 0.5),
+        r#"{"quality": {"system": "RVO2", "overlap": 0.5}}"#.to_string(),
+    ];
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let p = peers::Peers::load(&file).unwrap();
+    let mut s = String::new();
+    peers::render_peers_file(&mut s, &p, "peers.jsonl");
+    assert!(s.contains("Measured by hand."), "{s}");
+    // Medians of three rounds: RVO2 3.0, throng 1.0; the ratio 0.33 (1 thread; no
+    // 2-thread figures).
+    assert!(s.contains("| RVO2 | 3.00 / — |"), "{s}");
+    assert!(s.contains("| throng (grid) | 1.00 / — |"), "{s}");
+    assert!(s.contains("| throng (grid) ÷ RVO2 | 0.33 / — |"), "{s}");
+    assert!(
+        s.contains("| system | overlap |") && s.contains("| RVO2 | 0.5 |"),
+        "{s}"
+    );
+
+    std::fs::write(&file, "{\"system\": \"RVO2\"}\n").unwrap();
+    match peers::Peers::load(&file) {
+        Err(Failure::Input(msg)) => assert!(msg.contains("peers.jsonl:1"), "{msg}"),
+        Ok(_) => panic!("a run without its figures was accepted"),
+        Err(e) => panic!("{e:?}"),
     }
 }
 

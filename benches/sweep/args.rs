@@ -87,6 +87,13 @@ pub(crate) struct SweepArgs {
     /// The scaling plot (SVG).
     #[arg(long, value_name = "FILE", default_value = "docs/scaling.svg")]
     pub(crate) plot: PathBuf,
+    /// Other systems' figures on the Circle, measured side by side with throng's
+    /// (JSON lines; see `docs/peers.jsonl`, the default).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) peers: Option<PathBuf>,
+    /// Leave out the crowd-quality runs.
+    #[arg(long)]
+    pub(crate) no_quality: bool,
     /// A shorter sweep: sizes up to 50k, fewer ticks, 20 timed steps in the
     /// peers' benchmark instead of 100.
     #[arg(long)]

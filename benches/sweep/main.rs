@@ -7,9 +7,13 @@
 //!    medians of each phase;
 //! 2. `flock` (tree and grid) at 100k agents on explicit pools of 1 and 2
 //!    threads: the speedup;
-//! 3. the peers' benchmark (`circle` ring and `circle_disk` sunflower) at 1k,
-//!    10k, 50k and 100k on 1 and 2 threads, 10 warm-up and 100 timed steps;
-//! 4. a textbook O(n²) separation + seek loop (array of structs, one thread)
+//! 3. the peers' benchmark (the Circle, ring and sunflower disk, with force-based
+//!    steering and with ORCA) at 1k, 10k, 50k and 100k on 1 and 2 threads, 10
+//!    warm-up and 100 timed steps, beside other systems' figures from a data file
+//!    (`docs/peers.jsonl`, measured side by side in one run);
+//! 4. crowd quality: the quality suite's scenarios and the two Circles with
+//!    collision avoidance on and off;
+//! 5. a textbook O(n²) separation + seek loop (array of structs, one thread)
 //!    at 1k, 5k and 10k, the yardstick of one of the speed targets.
 //!
 //! The targets table is computed from these measurements. Exit status: 0 on success,
@@ -17,7 +21,9 @@
 //! or writing fails.
 
 mod args;
+mod peers;
 mod plot;
+mod quality;
 mod report;
 mod run;
 

@@ -4,36 +4,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::run::{plural_s, Results, PEER_SIZES, PEER_TICKS, PEER_WARMUP, THREADS_SIZE};
+use throng::spatial::IndexKind;
 
-/// The peers' published figures (ms per step), copied from PEERS.md: the
-/// system, then one cell per size in [`PEER_SIZES`].
-pub(crate) const PEERS: &[(&str, [&str; 4])] = &[
-    (
-        "RVO2 C++ (ORCA linear program, own k-d tree each step), disk 1T / 2T",
-        ["1.36 / 0.85", "15.3 / 8.6", "81 / 44.5", "180 / 99"],
-    ),
-    (
-        "RVO2, ring 1T / 2T",
-        ["0.74 / 0.43", "12.3 / 5.8", "64 / 38", "152 / 86"],
-    ),
-    (
-        "dodgy_2d 0.5.5 (Rust ORCA kernel) with a uniform grid for neighbours, disk 1T / 2T",
-        ["1.66 / 0.75", "12.0 / 6.1", "52 / 29", "104 / 57"],
-    ),
-    (
-        "DetourCrowd (1T, at most 6 neighbours) ring / disk",
-        ["2.5 / 2.4", "43 / 35", "cannot (N ≤ 16,383)", "cannot"],
-    ),
-    (
-        "OpenSteer boids (3D, bin lattice, 1T, 16-19 neighbours)",
-        ["1.7", "34", "524", "1,895"],
-    ),
-    (
-        "textbook O(n²) separation + seek, array of structs, 1T",
-        ["2.35", "257", "6,308", "~20,000"],
-    ),
-];
+use crate::peers::render_peers;
+use crate::quality::render_quality;
+use crate::run::{plural_s, Results, THREADS_SIZE};
 
 /// Milliseconds from nanoseconds, with precision to suit the size.
 pub(crate) fn fmt_ms(ns: f64) -> String {
@@ -149,7 +124,12 @@ pub(crate) fn targets(r: &Results) -> Vec<Target> {
     let circle_10k = |k: usize| {
         r.peers
             .iter()
-            .find(|p| p.profile == "circle" && p.agents == 10_000 && p.threads == k)
+            .find(|p| {
+                p.profile == "circle"
+                    && p.index == IndexKind::KdTree
+                    && p.agents == 10_000
+                    && p.threads == k
+            })
             .map(|p| p.total)
     };
     for k in [2, 1] {
@@ -314,6 +294,7 @@ pub(crate) fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
     }
 
     render_peers(&mut s, r);
+    render_quality(&mut s, &r.quality);
     render_index_choice(&mut s, r);
     render_targets(&mut s, r);
 
@@ -326,108 +307,6 @@ pub(crate) fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
         relative_link(Path::new("docs/optimisations.md"), out)
     );
     s
-}
-
-pub(crate) fn render_peers(s: &mut String, r: &Results) {
-    let _ = writeln!(s, "## The peers' benchmark (Circle)\n");
-    let mut cols: Vec<usize> = PEER_SIZES.to_vec();
-    for p in &r.peers {
-        if !cols.contains(&p.agents) {
-            cols.push(p.agents);
-        }
-    }
-    cols.sort_unstable();
-    let _ = writeln!(
-        s,
-        "RVO2's Circle benchmark, scaled: agents start on a ring of radius \
-         200·sqrt(N/250) (`circle`) or a sunflower disk of about 16 square units per \
-         agent (`circle_disk`) and head for the antipodal point. Both use neighbour \
-         distance 15, at most 10 neighbours, radius 1.5, max speed 2, dt 0.25, as the \
-         peers. {} warm-up steps, then {} timed steps{}; ms per step, 1T / 2T = 1 or 2 \
-         threads.\n",
-        PEER_WARMUP,
-        r.peer_ticks,
-        if r.quick {
-            format!(
-                " (**--quick: {} timed steps instead of the peers' {}**)",
-                r.peer_ticks, PEER_TICKS
-            )
-        } else {
-            String::new()
-        }
-    );
-    let _ = writeln!(
-        s,
-        "Not the same per-agent work: throng steers with forces (arrive at the \
-         antipode plus separation from at most 10 neighbours, found in a k-d tree \
-         rebuilt every tick), while RVO2 and dodgy solve an ORCA linear program per \
-         agent, which is more arithmetic per neighbour and gives collision-free \
-         velocities that force-based steering does not guarantee. The peers' rows \
-         are as published in PEERS.md, same machine class (2-vCPU AMD EPYC Zen 4 VM, \
-         medians, ±25% between passes), not measured here.\n"
-    );
-    let _ = write!(s, "| system (per-agent work) |");
-    for c in &cols {
-        let _ = write!(s, " {} |", fmt_agents(*c));
-    }
-    let _ = writeln!(s);
-    let _ = writeln!(s, "|---|{}", "---:|".repeat(cols.len()));
-    for (name, label) in [
-        (
-            "circle",
-            "**throng** (arrive + separation, k-d tree), ring 1T / 2T, measured here",
-        ),
-        (
-            "circle_disk",
-            "**throng** (arrive + separation, k-d tree), disk 1T / 2T, measured here",
-        ),
-    ] {
-        let _ = write!(s, "| {label} |");
-        for &c in &cols {
-            let get = |k: usize| {
-                r.peers
-                    .iter()
-                    .find(|p| p.profile == name && p.agents == c && p.threads == k)
-                    .map(|p| fmt_ms(p.total))
-            };
-            match (get(1), get(2)) {
-                (Some(a), Some(b)) => {
-                    let _ = write!(s, " {a} / {b} |");
-                }
-                _ => {
-                    let _ = write!(s, " not run |");
-                }
-            }
-        }
-        let _ = writeln!(s);
-    }
-    for (name, cells) in PEERS {
-        let _ = write!(
-            s,
-            "| {name} (as published in PEERS.md, same machine class) |"
-        );
-        for c in &cols {
-            let cell = PEER_SIZES
-                .iter()
-                .position(|p| p == c)
-                .map_or("—", |i| cells[i]);
-            let _ = write!(s, " {cell} |");
-        }
-        let _ = writeln!(s);
-    }
-    if !r.textbook.is_empty() {
-        let _ = write!(
-            s,
-            "\nThe textbook O(n²) loop (every pair tested; separation + seek; array of \
-             structs; 1 thread) timed here on the same ring:"
-        );
-        for (i, (n, ns)) in r.textbook.iter().enumerate() {
-            let sep = if i == 0 { " " } else { ", " };
-            let _ = write!(s, "{sep}{} ms at {}", fmt_ms(*ns), fmt_agents(*n));
-        }
-        let _ = writeln!(s, ".");
-    }
-    let _ = writeln!(s);
 }
 
 pub(crate) fn render_index_choice(s: &mut String, r: &Results) {

@@ -15,7 +15,9 @@ use throng::TickStats;
 use crate::args::{
     Failure, ProfileList, SizeList, SweepArgs, DEFAULT_PROFILES, DEFAULT_SIZES, QUICK_SIZES,
 };
+use crate::peers::{default_file, Peers};
 use crate::plot::render_svg;
+use crate::quality::{quality_run, QualityRun, QUALITY_RUNS};
 use crate::report::{fmt_ms, render_report};
 
 /// Size of the thread-scaling runs.
@@ -67,9 +69,33 @@ pub(crate) struct ThreadRun {
     pub(crate) two: f64,
 }
 
-/// The peers' benchmark on throng: (profile, size, threads) → median ns.
+/// throng's configurations of the peers' benchmark: the bundled profile, its index,
+/// and the row's label in the report.
+pub(crate) const PEER_CONFIGS: &[(&str, IndexKind, &str)] = &[
+    (
+        "circle",
+        IndexKind::KdTree,
+        "arrive + separation, k-d tree, ring",
+    ),
+    (
+        "circle_disk",
+        IndexKind::KdTree,
+        "arrive + separation, k-d tree, disk",
+    ),
+    ("circle_orca", IndexKind::KdTree, "ORCA, k-d tree, ring"),
+    ("circle_orca", IndexKind::Grid, "ORCA, grid, ring"),
+    (
+        "circle_disk_orca",
+        IndexKind::KdTree,
+        "ORCA, k-d tree, disk",
+    ),
+    ("circle_disk_orca", IndexKind::Grid, "ORCA, grid, disk"),
+];
+
+/// The peers' benchmark on throng: (profile, index, size, threads) → median ns.
 pub(crate) struct PeerRun {
     pub(crate) profile: &'static str,
+    pub(crate) index: IndexKind,
     pub(crate) agents: usize,
     pub(crate) threads: usize,
     pub(crate) total: f64,
@@ -95,6 +121,9 @@ pub(crate) struct Results {
     pub(crate) series: Vec<Series>,
     pub(crate) threads: Vec<ThreadRun>,
     pub(crate) peers: Vec<PeerRun>,
+    /// Other systems' figures, and the file they came from.
+    pub(crate) peers_file: Option<(Peers, String)>,
+    pub(crate) quality: Vec<QualityRun>,
     pub(crate) textbook: Vec<(usize, f64)>,
     pub(crate) wall_s: f64,
 }
@@ -139,6 +168,13 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     // Refuse unwritable outputs before spending minutes measuring.
     check_writable(&args.out, "report")?;
     check_writable(&args.plot, "plot")?;
+    let peers_path = args
+        .peers
+        .clone()
+        .unwrap_or_else(|| default_file().to_path_buf());
+    let peers_file = Some((Peers::load(&peers_path)?, peers_path.display().to_string()));
+    let quality_runs: &[(&'static str, Option<u64>)] =
+        if args.no_quality { &[] } else { QUALITY_RUNS };
 
     let mut profiles = Vec::new();
     for name in &names {
@@ -155,7 +191,8 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let grid_series = usize::from(flock.is_some());
     let total = (profiles.len() + grid_series) * sizes.len()
         + if flock.is_some() { 4 } else { 0 }
-        + 4 * peer_sizes.len()
+        + 2 * PEER_CONFIGS.len() * peer_sizes.len()
+        + 2 * quality_runs.len()
         + textbook_sizes.len();
     let mut progress = Progress {
         done: 0,
@@ -223,26 +260,20 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
 
     // 3. The peers' benchmark.
     let mut peers = Vec::new();
-    for name in ["circle", "circle_disk"] {
+    for &(name, index, label) in PEER_CONFIGS {
         let b = scenario::bundled(name)
             .ok_or_else(|| Failure::Runtime(format!("the bundled profile {name} is missing")))?;
         let p = scenario::load_bundled(b)?;
         for &n in &peer_sizes {
-            let (a, b) = measure_pair(
-                &p,
-                n,
-                IndexKind::KdTree,
-                [pool(1)?, pool(2)?],
-                PEER_WARMUP,
-                peer_ticks,
-            )?;
+            let (a, b) = measure_pair(&p, n, index, [pool(1)?, pool(2)?], PEER_WARMUP, peer_ticks)?;
             for (k, m) in [(1, a), (2, b)] {
                 progress.report(
-                    &format!("peers: {name}, {n} agents, {k} thread{}", plural_s(k)),
+                    &format!("peers: {label}, {n} agents, {k} thread{}", plural_s(k)),
                     m.total,
                 );
                 peers.push(PeerRun {
                     profile: name,
+                    index,
                     agents: m.agents,
                     threads: k,
                     total: m.total,
@@ -251,7 +282,20 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
         }
     }
 
-    // 4. The textbook O(n²) loop.
+    // 4. Crowd quality, avoidance on and off.
+    let mut quality = Vec::new();
+    for &(name, ticks) in quality_runs {
+        for avoidance in [true, false] {
+            let started = Instant::now();
+            let run = quality_run(name, ticks, avoidance)?;
+            let per_tick = started.elapsed().as_nanos() as f64 / run.ticks.max(1) as f64;
+            let onoff = if avoidance { "on" } else { "off" };
+            progress.report(&format!("quality: {name}, avoidance {onoff}"), per_tick);
+            quality.push(run);
+        }
+    }
+
+    // 5. The textbook O(n²) loop.
     let mut textbook = Vec::new();
     for &n in &textbook_sizes {
         let ns = textbook_median_ns(n);
@@ -275,6 +319,8 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
         series,
         threads: thread_runs,
         peers,
+        peers_file,
+        quality,
         textbook,
         wall_s: progress.started.elapsed().as_secs_f64(),
     };
