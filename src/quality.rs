@@ -128,9 +128,20 @@ pub struct QualitySummary {
     pub stuck: usize,
     /// Each gate's crossings.
     pub gates: Vec<GateFlow>,
-    /// At each checkpoint reached: its time and the fraction of the agents with a
-    /// goal that were within the tolerance of it then.
-    pub at_checkpoints: Vec<(f32, f64)>,
+    /// Arrival at each checkpoint the samples reached.
+    pub at_checkpoints: Vec<Checkpoint>,
+}
+
+/// Arrival at one checkpoint, over the agents with a goal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Checkpoint {
+    /// The checkpoint's time (s).
+    pub time: f32,
+    /// The fraction within the tolerance of their goal then.
+    pub within: f64,
+    /// The fraction that had come within the tolerance at some sample up to then
+    /// (pushed off their goal since or not).
+    pub reached: f64,
 }
 
 /// Crossings of one gate.
@@ -156,7 +167,7 @@ pub struct QualityCounter {
     max_penetration: f32,
     agent_samples: u64,
     summary_times: (u64, f32, f32),
-    at_checkpoints: Vec<(f32, f64)>,
+    at_checkpoints: Vec<Checkpoint>,
     grid: PairGrid,
     pos: Vec<Vec2>,
     radii: Vec<f32>,
@@ -188,11 +199,16 @@ impl QualityCounter {
             }
             self.follow(time, &o);
         }
-        if let Some(&c) = self.settings.checkpoints.get(self.at_checkpoints.len()) {
-            if time >= c {
-                let within = self.within_tolerance();
-                self.at_checkpoints.push((c, within));
+        while let Some(&c) = self.settings.checkpoints.get(self.at_checkpoints.len()) {
+            if time < c {
+                break;
             }
+            let (within, reached) = self.arrival_now();
+            self.at_checkpoints.push(Checkpoint {
+                time: c,
+                within,
+                reached,
+            });
         }
         let (pairs, deep, depth) = self.grid.overlaps(&self.pos, &self.radii);
         self.pairs += pairs;
@@ -219,18 +235,20 @@ impl QualityCounter {
         self.sample(time, observed);
     }
 
-    /// The fraction of the agents with a goal within the tolerance of it at their
-    /// last sample (1 when none has a goal).
-    fn within_tolerance(&self) -> f64 {
+    /// Of the agents with a goal: the fraction within the tolerance of it at their
+    /// last sample, and the fraction that ever came that close (1 and 1 when none
+    /// has a goal).
+    fn arrival_now(&self) -> (f64, f64) {
         let tol = self.settings.arrival_tolerance;
-        let goals = self.tracks.iter().filter_map(|t| Some((t.last, t.goal?)));
-        let (n, within) = goals.fold((0usize, 0usize), |(n, w), (p, g)| {
-            (n + 1, w + usize::from(p.distance(g) <= tol))
+        let goals = self.tracks.iter().filter_map(|t| Some((t, t.goal?)));
+        let (n, within, reached) = goals.fold((0usize, 0usize, 0usize), |(n, w, r), (t, g)| {
+            let near = usize::from(t.last.distance(g) <= tol);
+            (n + 1, w + near, r + usize::from(t.arrived_at.is_some()))
         });
         if n == 0 {
-            1.0
+            (1.0, 1.0)
         } else {
-            within as f64 / n as f64
+            (within as f64 / n as f64, reached as f64 / n as f64)
         }
     }
 
@@ -560,5 +578,33 @@ mod tests {
         let g = &q.summary().gates[0];
         assert_eq!(g.crossed, 5);
         assert!((g.flow.unwrap() - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn checkpoints_tell_within_from_reached() {
+        // Agent 0 reaches its goal (0, 0) at t = 1 and is pushed 3 off it at t = 2;
+        // agent 1 never gets there. A checkpoint is taken at the first sample at or
+        // after it: 1 at t = 1; 1.5 and 2 both at t = 2.
+        let mut q = QualityCounter::new(QualitySettings {
+            checkpoints: vec![1.0, 1.5, 2.0],
+            ..QualitySettings::default()
+        });
+        let goal = Some(Vec2::ZERO);
+        for (t, x0) in [(0.0, 5.0), (1.0, 0.5), (2.0, 3.0)] {
+            q.sample(
+                t,
+                [
+                    agent(0, Vec2::new(x0, 0.0), goal),
+                    agent(1, Vec2::new(9.0, 9.0), goal),
+                ],
+            );
+        }
+        let at: Vec<(f32, f64, f64)> = q
+            .summary()
+            .at_checkpoints
+            .iter()
+            .map(|c| (c.time, c.within, c.reached))
+            .collect();
+        assert_eq!(at, [(1.0, 0.5, 0.5), (1.5, 0.0, 0.5), (2.0, 0.0, 0.5)]);
     }
 }

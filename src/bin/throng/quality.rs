@@ -163,8 +163,15 @@ pub fn summary_lines(q: &QualitySummary) -> String {
             100.0 * q.arrived_fraction
         ),
     );
-    for (t, f) in &q.at_checkpoints {
-        line("within 1 of it", format!("{:.1}% at t = {t} s", 100.0 * f));
+    for c in &q.at_checkpoints {
+        line(
+            &format!("at t = {} s", c.time),
+            format!(
+                "{:.1}% within 1 of their goal, {:.1}% had reached it",
+                100.0 * c.within,
+                100.0 * c.reached
+            ),
+        );
     }
     if let Some(t) = q.mean_time_to_goal {
         line("mean time to goal (s)", format!("{t:.1}"));
