@@ -170,7 +170,9 @@ fn peers_file_medians_and_ratios() {
         run("throng (grid)", 1, 1.5),
         run("throng (grid)", 1, 1.0),
         run("throng (grid)", 1, 0.5),
-        r#"{"quality": {"system": "RVO2", "overlap": 0.5}}"#.to_string(),
+        r#"{"quality_meta": "Counted by hand."}"#.to_string(),
+        r#"{"quality": [["system", "RVO2"], ["overlap", 0.5]]}"#.to_string(),
+        r#"{"quality": {"system": "throng", "overlap": 0.25}}"#.to_string(),
     ];
     std::fs::write(&file, lines.join("\n")).unwrap();
     let p = peers::Peers::load(&file).unwrap();

@@ -6,8 +6,10 @@
 //! The file holds JSON lines: `{"meta": "..."}` lines say how the figures were
 //! measured (printed as they are), the others are one timed run each,
 //! `{"system", "scenario", "agents", "threads", "median_ms", ...}` (the medians of
-//! several rounds are taken per configuration), or a quality figure,
-//! `{"quality": {...}}`.
+//! several rounds are taken per configuration), or one row of quality figures,
+//! `{"quality": [["system", "RVO2"], ["overlaps", 0.4], ...]}` (columns in the
+//! first row's order; an object is read too, its keys sorted), with
+//! `{"quality_meta": "..."}` lines saying how they were counted.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -31,8 +33,10 @@ pub(crate) struct Peers {
     pub(crate) meta: Vec<String>,
     /// (scenario, system, agents, threads) → per-round medians (ms).
     pub(crate) times: BTreeMap<(String, String, usize, usize), Vec<f64>>,
-    /// Quality figures, each a JSON object.
-    pub(crate) quality: Vec<Value>,
+    /// Quality figures: rows of (column, value).
+    pub(crate) quality: Vec<Vec<(String, Value)>>,
+    /// How the quality figures were counted.
+    pub(crate) quality_meta: Vec<String>,
 }
 
 impl Peers {
@@ -55,8 +59,13 @@ impl Peers {
             let v: Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
             if let Some(m) = v.get("meta").and_then(Value::as_str) {
                 peers.meta.push(m.to_string());
+            } else if let Some(m) = v.get("quality_meta").and_then(Value::as_str) {
+                peers.quality_meta.push(m.to_string());
             } else if let Some(q) = v.get("quality") {
-                peers.quality.push(q.clone());
+                let row = quality_row(q).ok_or_else(|| {
+                    bad("quality figures are an object or a list of [column, value] pairs")
+                })?;
+                peers.quality.push(row);
             } else {
                 let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
                 let num = |k: &str| v.get(k).and_then(Value::as_f64);
@@ -242,29 +251,35 @@ pub(crate) fn render_peers_file(s: &mut String, peers: &Peers, file: &str) {
         let _ = writeln!(s);
     }
     if !peers.quality.is_empty() {
+        for m in &peers.quality_meta {
+            let _ = writeln!(s, "{m}\n");
+        }
         render_peer_quality(s, &peers.quality);
     }
 }
 
-/// The peers' quality figures, as the file gives them: one row per object, its keys
-/// as columns (the first object's keys).
-fn render_peer_quality(s: &mut String, rows: &[Value]) {
-    let Some(first) = rows.first().and_then(Value::as_object) else {
+/// One row of quality figures: `[[column, value], ...]` in order, or an object.
+fn quality_row(q: &Value) -> Option<Vec<(String, Value)>> {
+    match q {
+        Value::Object(m) => Some(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        Value::Array(pairs) => pairs
+            .iter()
+            .map(|p| match p.as_array()?.as_slice() {
+                [Value::String(k), v] => Some((k.clone(), v.clone())),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// The peers' quality figures, one row per line of the file, the columns of the
+/// first.
+fn render_peer_quality(s: &mut String, rows: &[Vec<(String, Value)>]) {
+    let Some(first) = rows.first() else {
         return;
     };
-    // Which system and scenario first, then the figures (in key order).
-    const LEADING: [&str; 3] = ["system", "scenario", "agents"];
-    let mut cols: Vec<&str> = LEADING
-        .into_iter()
-        .filter(|k| first.contains_key(*k))
-        .collect();
-    cols.extend(
-        first
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !LEADING.contains(k)),
-    );
-    let _ = writeln!(s, "Collision quality on the same counter:\n");
+    let cols: Vec<&str> = first.iter().map(|(k, _)| k.as_str()).collect();
     let _ = write!(s, "|");
     for c in &cols {
         let _ = write!(s, " {c} |");
@@ -273,7 +288,7 @@ fn render_peer_quality(s: &mut String, rows: &[Value]) {
     for r in rows {
         let _ = write!(s, "|");
         for c in &cols {
-            let v = match r.get(*c) {
+            let v = match r.iter().find(|(k, _)| k == c).map(|(_, v)| v) {
                 Some(Value::String(t)) => t.clone(),
                 Some(Value::Number(n)) => n.as_f64().map_or(n.to_string(), |f| {
                     format!("{}", (f * 1000.0).round() / 1000.0)

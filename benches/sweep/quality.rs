@@ -88,6 +88,10 @@ pub(crate) fn quality_run(
 /// The crowd-quality section of the report.
 pub(crate) fn render_quality(s: &mut String, runs: &[QualityRun]) {
     let _ = writeln!(s, "## Crowd quality\n");
+    if runs.is_empty() {
+        let _ = writeln!(s, "Not run in this sweep (`--no-quality`).\n");
+        return;
+    }
     let _ = writeln!(
         s,
         "Every scenario of the quality suite (bundled profiles, described in \
