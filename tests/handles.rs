@@ -60,3 +60,71 @@ fn despawning_mid_run_leaves_others_valid_and_intact() {
     let fresh = world.spawn(throng::AgentSpec::new(g, Vec2::ZERO)).unwrap();
     assert!(gone.iter().all(|&old| old != fresh && !world.contains(old)));
 }
+
+/// Everything the API tells about one agent by its handle.
+#[derive(Clone, Debug, PartialEq)]
+struct Told {
+    pos: Vec2,
+    vel: Vec2,
+    heading: f32,
+    rotation: f32,
+    radius: f32,
+    max_speed: f32,
+    force: Vec2,
+    group: throng::GroupId,
+    target: throng::Target,
+    in_sight_of: Option<AgentId>,
+}
+
+fn told(world: &throng::World, id: AgentId) -> Told {
+    let r = world.row(id).unwrap();
+    Told {
+        pos: world.position(id).unwrap(),
+        vel: world.velocity(id).unwrap(),
+        heading: world.heading(id).unwrap(),
+        rotation: world.rotations()[r],
+        radius: world.radii()[r],
+        max_speed: world.max_speeds()[r],
+        force: world.forces().nth(r).unwrap(),
+        group: world.agent_group(id).unwrap(),
+        target: world.target(id).unwrap(),
+        in_sight_of: world.in_sight_of(id).unwrap(),
+    }
+}
+
+#[test]
+fn despawns_between_ticks_leave_every_query_about_the_others_as_it_was() {
+    // Squads with leaders (sight marks kept per row), walkers and a flock: every
+    // per-agent query of a survivor answers the same after others are despawned,
+    // except that a despawned leader is in nobody's sight.
+    let b = throng::scenario::bundled("leader_squads").unwrap();
+    let profile = throng::scenario::load_bundled(b).unwrap();
+    let mut sc = throng::scenario::Scenario::build(&profile).unwrap();
+    for _ in 0..30 {
+        sc.step().unwrap();
+    }
+    let world = sc.world_mut();
+    let ids: Vec<AgentId> = world.ids().to_vec();
+    let before: HashMap<AgentId, Told> = ids.iter().map(|&id| (id, told(world, id))).collect();
+    let sighted = before.values().filter(|t| t.in_sight_of.is_some()).count();
+    assert!(
+        sighted > 10,
+        "too few agents in a leader's sight to test: {sighted}"
+    );
+    // Despawn every fifth agent, leaders among them, from the front rows so that
+    // rows from the back move into the holes.
+    let gone: Vec<AgentId> = ids.iter().copied().step_by(5).collect();
+    for &id in &gone {
+        world.despawn(id).unwrap();
+    }
+    let mut checked_sight = 0;
+    for id in ids.iter().filter(|id| !gone.contains(id)) {
+        let mut expect = before[id].clone();
+        if expect.in_sight_of.is_some_and(|l| gone.contains(&l)) {
+            expect.in_sight_of = None;
+        }
+        checked_sight += usize::from(expect.in_sight_of.is_some());
+        assert_eq!(told(world, *id), expect, "{id}");
+    }
+    assert!(checked_sight > 5, "{checked_sight}");
+}

@@ -18,6 +18,9 @@ pub const EPS_LEN_SQ: f32 = EPS_LEN * EPS_LEN;
 
 /// Clamp the length of `v` to at most `max`. A non-positive or non-finite `max`
 /// gives zero; a non-finite `v` gives zero (non-finite values are never spread).
+/// Exact at any finite magnitude: where squaring `v` or `max` would overflow or
+/// fall into subnormals, the lengths are compared after scaling
+/// ([`truncate_scaled`]); otherwise the squares are compared directly.
 #[inline]
 #[must_use]
 pub fn truncate(v: Vec2, max: f32) -> Vec2 {
@@ -25,8 +28,34 @@ pub fn truncate(v: Vec2, max: f32) -> Vec2 {
         return Vec2::ZERO;
     }
     let len_sq = v.length_squared();
-    if len_sq > max * max {
+    let max_sq = max * max;
+    if !(len_sq.is_finite() && max_sq >= f32::MIN_POSITIVE) {
+        return truncate_scaled(v, max);
+    }
+    if len_sq > max_sq {
         v * (max / len_sq.sqrt())
+    } else {
+        v
+    }
+}
+
+/// [`truncate`] for a finite `v` and a positive `max` whose squares would overflow
+/// or lose precision: `v = m u` with `m` its largest absolute coordinate, so that
+/// `|u|` lies in `[1, √2]` and `|v| > max` is `|u| > max / m`; the result is
+/// `u · (max / |u|)`. Nothing is squared beyond 2.
+#[cold]
+#[must_use]
+pub fn truncate_scaled(v: Vec2, max: f32) -> Vec2 {
+    let m = v.x.abs().max(v.y.abs());
+    if m == 0.0 {
+        return v;
+    }
+    let u = v / m;
+    let len_u = u.length();
+    // `max / m` overflows to infinity only when `v` is far shorter than `max`, and
+    // underflows to zero only when it is far longer: both compare the right way.
+    if len_u > max / m {
+        u * (max / len_u)
     } else {
         v
     }
@@ -36,24 +65,31 @@ pub fn truncate(v: Vec2, max: f32) -> Vec2 {
 #[inline]
 #[must_use]
 pub fn normalize_or_zero(v: Vec2) -> Vec2 {
-    let len_sq = v.length_squared();
-    if len_sq > EPS_LEN_SQ && len_sq.is_finite() {
-        v / len_sq.sqrt()
-    } else {
-        Vec2::ZERO
-    }
+    normalize_or(v, Vec2::ZERO)
 }
 
-/// `v / |v|`, or `fallback` when `|v|` is below [`EPS_LEN`] or not finite.
+/// `v / |v|`, or `fallback` when `|v|` is below [`EPS_LEN`] or `v` is not finite.
+/// A finite `v` too long to square is scaled first ([`normalize_scaled`]).
 #[inline]
 #[must_use]
 pub fn normalize_or(v: Vec2, fallback: Vec2) -> Vec2 {
     let len_sq = v.length_squared();
     if len_sq > EPS_LEN_SQ && len_sq.is_finite() {
         v / len_sq.sqrt()
+    } else if len_sq.is_infinite() && v.is_finite() {
+        normalize_scaled(v)
     } else {
         fallback
     }
+}
+
+/// The direction of a finite `v` whose squared length overflows: `u / |u|` with
+/// `u = v / m`, `m` its largest absolute coordinate.
+#[cold]
+#[must_use]
+pub fn normalize_scaled(v: Vec2) -> Vec2 {
+    let u = v / v.x.abs().max(v.y.abs());
+    u / u.length()
 }
 
 /// Unit vector of a heading (clockwise from +y): `(sin h, cos h)`.
@@ -220,6 +256,70 @@ mod tests {
         assert!((t - Vec2::new(1.5, 2.0)).length() < 1e-6);
         assert_eq!(truncate(Vec2::new(3.0, 4.0), 0.0), Vec2::ZERO);
         assert_eq!(truncate(Vec2::new(f32::NAN, 4.0), 1.0), Vec2::ZERO);
+    }
+
+    /// `|v|` in f64, exact enough to judge f32 results.
+    fn len64(v: Vec2) -> f64 {
+        f64::from(v.x).hypot(f64::from(v.y))
+    }
+
+    #[test]
+    fn truncate_hand_worked_extremes() {
+        // A very fast velocity against a small limit keeps its direction.
+        assert_eq!(truncate(Vec2::new(1e20, 0.0), 2.0), Vec2::new(2.0, 0.0));
+        // Limits too large to square still cut: |(3e38, 3e38)| = 4.24e38 > 3e38.
+        let t = truncate(Vec2::new(3e38, 3e38), 3e38);
+        assert!((len64(t) / 3e38 - 1.0).abs() < 1e-6, "{t}");
+        assert!((t.x - t.y).abs() <= t.x * 1e-6);
+        // Tiny vectors under tiny limits.
+        let t = truncate(Vec2::new(3e-40, 4e-40), 2.5e-40);
+        assert!((len64(t) / 2.5e-40 - 1.0).abs() < 1e-3, "{t}");
+        assert_eq!(
+            truncate(Vec2::new(3e-40, 4e-40), 1e-30),
+            Vec2::new(3e-40, 4e-40)
+        );
+        assert_eq!(normalize_or_zero(Vec2::new(0.0, -3e38)), Vec2::NEG_Y);
+        assert_eq!(
+            normalize_or_zero(Vec2::new(3e38, 3e38)),
+            Vec2::splat(1.0 / 2f32.sqrt())
+        );
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn truncate_is_exact_at_any_magnitude(
+            ex in -40i32..=38, ey in -40i32..=38, em in -40i32..=38,
+            mx in 1.0f32..9.9, my in -9.9f32..9.9, mm in 1.0f32..3.4,
+        ) {
+            let v = Vec2::new(mx * 10f32.powi(ex), my * 10f32.powi(ey));
+            let max = mm * 10f32.powi(em);
+            prop_assume!(v.is_finite() && max.is_finite() && max > 0.0);
+            let t = truncate(v, max);
+            let (lv, lt, lm) = (len64(v), len64(t), f64::from(max));
+            prop_assert!(t.is_finite());
+            if lv <= lm * (1.0 - 1e-6) {
+                prop_assert_eq!(t, v, "short vectors are kept");
+            } else if lv > lm * (1.0 + 1e-6) {
+                // Subnormal results carry fewer digits.
+                let tol = if lm < 1e-37 { 1e-2 } else { 1e-5 };
+                prop_assert!((lt / lm - 1.0).abs() < tol, "|t| {} max {}", lt, lm);
+                let (a, b) = (f64::from(t.x) * f64::from(v.y), f64::from(t.y) * f64::from(v.x));
+                prop_assert!((a - b).abs() <= tol * lt * lv, "direction kept");
+            }
+            prop_assert!(lt <= lm * (1.0 + 1e-5) || lm < 1e-37);
+        }
+
+        #[test]
+        fn normalize_is_a_unit_at_any_large_magnitude(
+            ex in -3i32..=38, mx in -9.9f32..9.9, my in -9.9f32..9.9,
+        ) {
+            let v = Vec2::new(mx, my) * 10f32.powi(ex);
+            prop_assume!(v.is_finite() && len64(v) > 1e-5);
+            let n = normalize_or_zero(v);
+            prop_assert!((len64(n) - 1.0).abs() < 1e-6, "{} -> {}", v, n);
+        }
     }
 
     #[test]

@@ -118,23 +118,59 @@ impl Vec2x4 {
     }
 
     /// [`super::truncate`]: zero for a limit that is not positive (or NaN) or a vector
-    /// that is not finite; scaled by `max / |v|` when longer than `max`.
+    /// that is not finite; scaled by `max / |v|` when longer than `max`. Lanes whose
+    /// squares overflow or fall into subnormals take the scalar helper's scaled path
+    /// ([`super::truncate_scaled`]), so every lane equals [`super::truncate`] bitwise.
     #[inline]
     pub fn truncate(self, max: f32x4) -> Self {
         let len_sq = self.len_sq();
-        let long = len_sq.simd_gt(max * max);
+        let max_sq = max * max;
+        let long = len_sq.simd_gt(max_sq);
         let truncated = Self::select(long, self.scale(max / len_sq.sqrt()), self);
         let keep = max.simd_gt(f32x4::ZERO) & self.finite();
-        Self::select(keep, truncated, Self::ZERO)
+        let out = Self::select(keep, truncated, Self::ZERO);
+        let squares_ok = len_sq.is_finite() & max_sq.simd_ge(f32x4::splat(f32::MIN_POSITIVE));
+        let scaled = keep & !squares_ok;
+        if scaled.any() {
+            let (v, max) = (self.store(), max.to_array());
+            return out.per_lane(scaled, |lane| super::truncate_scaled(v[lane], max[lane]));
+        }
+        out
     }
 
     /// [`super::normalize_or`]: `v / |v|` where `|v|²` is above [`EPS_LEN_SQ`] and
-    /// finite, else `fallback`. Also returns the mask of lanes that took the fallback.
+    /// finite, else `fallback` (finite lanes too long to square take the scalar
+    /// helper's scaled path). Also returns the mask of lanes that took the fallback.
     #[inline]
     pub fn normalize_or(self, fallback: Self) -> (Self, f32x4) {
         let len_sq = self.len_sq();
         let unit = len_sq.simd_gt(f32x4::splat(EPS_LEN_SQ)) & len_sq.is_finite();
-        (Self::select(unit, self.div(len_sq.sqrt()), fallback), !unit)
+        let scaled = len_sq.simd_eq(f32x4::splat(f32::INFINITY)) & self.finite();
+        let out = Self::select(unit, self.div(len_sq.sqrt()), fallback);
+        if scaled.any() {
+            let v = self.store();
+            let out = out.per_lane(scaled, |lane| super::normalize_scaled(v[lane]));
+            return (out, !(unit | scaled));
+        }
+        (out, !unit)
+    }
+
+    /// `self` with the lanes of `mask` replaced by `f(lane)`: the rare lanes a vector
+    /// formula cannot take.
+    #[cold]
+    fn per_lane(self, mask: f32x4, f: impl Fn(usize) -> Vec2) -> Self {
+        let (mut x, mut y) = (self.x.to_array(), self.y.to_array());
+        let bits = mask.to_bitmask();
+        for lane in 0..LANES {
+            if bits & (1 << lane) != 0 {
+                let v = f(lane);
+                (x[lane], y[lane]) = (v.x, v.y);
+            }
+        }
+        Self {
+            x: f32x4::new(x),
+            y: f32x4::new(y),
+        }
     }
 }
 
@@ -213,8 +249,9 @@ mod tests {
     /// non-finite lanes.
     fn vectors(rng: &mut crate::rng::AgentRng, case: usize) -> [Vec2; LANES] {
         std::array::from_fn(|k| {
-            let scale = [1e-7, 1e-3, 1.0, 50.0, 1e19][(case + k) % 5];
+            let scale = [1e-7, 1e-3, 1.0, 50.0, 1e19, 1e-30, 1e30, 3e38][(case + k) % 8];
             let v = Vec2::new(uniform(rng, -1.0, 1.0), uniform(rng, -1.0, 1.0)) * scale;
+            let v = v.clamp(Vec2::splat(-f32::MAX), Vec2::splat(f32::MAX));
             match (case * 7 + k) % 23 {
                 0 => Vec2::ZERO,
                 1 => Vec2::new(f32::NAN, 1.0),
@@ -229,10 +266,12 @@ mod tests {
         let mut rng = agent_rng(1, 2);
         for case in 0..20_000 {
             let v = vectors(&mut rng, case);
-            let max: [f32; LANES] = std::array::from_fn(|k| match (case + k) % 9 {
+            let max: [f32; LANES] = std::array::from_fn(|k| match (case + k) % 11 {
                 0 => 0.0,
                 1 => -1.0,
                 2 => f32::NAN,
+                3 => 1e-25,
+                4 => 3e38,
                 _ => uniform(&mut rng, 0.0, 3.0),
             });
             let fallback = [Vec2::Y, Vec2::X, Vec2::ZERO, Vec2::NEG_Y];
@@ -245,7 +284,9 @@ mod tests {
                 assert_eq!(bits(n[k]), bits(want), "{case} {k}");
                 let took_fallback = fell & (1 << k) != 0;
                 let len_sq = v[k].length_squared();
-                assert_eq!(took_fallback, !(len_sq > EPS_LEN_SQ && len_sq.is_finite()));
+                let unit = len_sq > EPS_LEN_SQ && len_sq.is_finite();
+                let scaled = len_sq.is_infinite() && v[k].is_finite();
+                assert_eq!(took_fallback, !(unit || scaled));
             }
         }
     }

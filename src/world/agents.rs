@@ -50,6 +50,10 @@ impl World {
         if let Some(moved) = self.cols.swap_remove(row) {
             self.slots.set_row(moved, row as u32);
         }
+        // Per-row state kept outside the columns moves the same way.
+        if row < self.sighted_by.len() {
+            self.sighted_by.swap_remove(row);
+        }
         self.slots.free(id);
         Ok(())
     }

@@ -30,7 +30,6 @@ use crate::rng::AgentRng;
 
 use super::avoid::avoid;
 use super::neighbours::perceive;
-use super::sight::NO_LEADER;
 use super::steer::{SteerCtx, SteerScratch};
 
 /// One behaviour's contribution before weighting.
@@ -190,10 +189,10 @@ impl Dispatch<'_, '_> {
                 Contribution::force(offset_pursuit(me, &leader, ctx.offset[row], p))
             }),
             Behaviour::LeaderFollow { leader, separation } => {
-                let seen_by = ctx.sighted_by.get(row).copied().unwrap_or(NO_LEADER);
+                let seen_by = ctx.sighted_by_row(row);
                 let mut force = Vec2::ZERO;
                 if let Some(lr) = target_row {
-                    let sight = if seen_by == lr as u32 {
+                    let sight = if seen_by == Some(lr) {
                         LeaderSight::InSight
                     } else {
                         LeaderSight::OutOfSight
@@ -202,15 +201,15 @@ impl Dispatch<'_, '_> {
                     force +=
                         leader_follow(me, my_slot, &view, sight, neighbours, separation, leader);
                 }
-                if seen_by != NO_LEADER && Some(seen_by as usize) != target_row {
+                if let Some(other) = seen_by.filter(|&l| Some(l) != target_row) {
                     // In the way of another squad's leader: step aside too.
-                    force += evade(me, &ctx.leader_view(seen_by as usize).body, &leader.evade);
+                    force += evade(me, &ctx.leader_view(other).body, &leader.evade);
                 }
                 Contribution::force(force)
             }
-            Behaviour::GiveWay(p) => match ctx.sighted_by.get(row).copied().unwrap_or(NO_LEADER) {
-                NO_LEADER => Contribution::default(),
-                lr => Contribution::force(evade(me, &ctx.leader_view(lr as usize).body, p)),
+            Behaviour::GiveWay(p) => match ctx.sighted_by_row(row) {
+                None => Contribution::default(),
+                Some(lr) => Contribution::force(evade(me, &ctx.leader_view(lr).body, p)),
             },
         }
     }

@@ -43,7 +43,7 @@ use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 
 use plan::GroupPlan;
-use sight::{SightScratch, NO_LEADER};
+use sight::SightScratch;
 use steer::SteerScratch;
 pub use tick::{PhaseTimes, TickStats};
 
@@ -91,10 +91,12 @@ pub struct World {
     walls: WallIndex,
     obstacles: ObstacleIndex,
     paths: Vec<Path>,
-    /// Per row: the row of the leader whose sight the agent is in (`NO_LEADER`
+    /// Per row: the handle of the leader whose sight the agent is in (`NO_LEADER`
     /// when none), marked each tick by the leader sight phase; empty when no group
-    /// has a leader.
-    sighted_by: Vec<u32>,
+    /// has a leader. Rows past its end (spawned since) are in no sight. A handle,
+    /// not a row, so that it stays true when rows move between ticks: a despawn
+    /// moves this entry with its row ([`World::despawn`]).
+    sighted_by: Vec<AgentId>,
     /// Scratch of the leader sight phase, reused every tick.
     sight: SightScratch,
     cols: Columns,
@@ -256,10 +258,12 @@ impl World {
     /// The leader whose sight the agent was in during the last tick, if any.
     pub fn in_sight_of(&self, id: AgentId) -> Result<Option<AgentId>> {
         let row = self.row(id)?;
-        Ok(match self.sighted_by.get(row) {
-            Some(&l) if l != NO_LEADER => self.cols.id.get(l as usize).copied(),
-            _ => None,
-        })
+        // A leader despawned since is in nobody's sight.
+        Ok(self
+            .sighted_by
+            .get(row)
+            .copied()
+            .filter(|&l| self.slots.row(l).is_some()))
     }
 
     /// A group's configuration.

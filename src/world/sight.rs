@@ -4,14 +4,17 @@
 
 use rayon::prelude::*;
 
-use crate::agents::Target;
+use crate::agents::{AgentId, Target};
 use crate::behaviours::leader::{ahead_point, in_leader_sight, LeaderView};
 use crate::behaviours::targeting::Body;
 
 use super::World;
 
-/// Marks "in no leader's sight" in `World::sighted_by`.
-pub(super) const NO_LEADER: u32 = u32::MAX;
+/// Marks "in no leader's sight" in `World::sighted_by`: a handle no slot ever has.
+pub(super) const NO_LEADER: AgentId = AgentId {
+    index: u32::MAX,
+    generation: u32::MAX,
+};
 
 /// Scratch of the leader sight stage.
 #[derive(Default)]
@@ -105,7 +108,7 @@ impl World {
                 let own = plans[c.group[hu] as usize].leader.is_some()
                     && matches!(c.target[hu], Target::Agent(t) if slots.row(t) == Some(lr));
                 if self.sighted_by[hu] == NO_LEADER || own {
-                    self.sighted_by[hu] = lr;
+                    self.sighted_by[hu] = c.id[lr as usize];
                 }
             }
         }

@@ -89,8 +89,8 @@ pub(super) struct SteerCtx<'a> {
     pub obstacles: &'a ObstacleIndex,
     pub paths: &'a [Path],
     /// Per row: the leader in whose sight it is, or [`super::sight::NO_LEADER`]; empty
-    /// without leaders.
-    pub sighted_by: &'a [u32],
+    /// without leaders. Read through [`SteerCtx::sighted_by_row`].
+    pub sighted_by: &'a [AgentId],
     pub slots: &'a Slots,
     pub index: &'a SpatialIndex,
     /// Whether some group's flocking sums come from the candidates, which then carry
@@ -150,6 +150,13 @@ impl SteerCtx<'_> {
                 vel: self.vel[r as usize],
             }),
         }
+    }
+
+    /// The row of the leader in whose sight the agent in `row` is, if any.
+    #[inline]
+    pub(super) fn sighted_by_row(&self, row: usize) -> Option<usize> {
+        let leader = *self.sighted_by.get(row)?;
+        self.slots.row(leader).map(|r| r as usize)
     }
 
     /// The plan of the group of the agent in `row`.
