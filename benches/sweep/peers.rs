@@ -87,6 +87,31 @@ impl Peers {
         Ok(peers)
     }
 
+    /// `peer`'s median over `system`'s in one configuration: how many times faster
+    /// `system` is.
+    pub(crate) fn ratio(
+        &self,
+        scenario: &str,
+        peer: &str,
+        system: &str,
+        agents: usize,
+        threads: usize,
+    ) -> Option<f64> {
+        let a = self.median(scenario, peer, agents, threads)?;
+        let b = self.median(scenario, system, agents, threads)?;
+        (b > 0.0).then(|| a / b)
+    }
+
+    /// The least [`Peers::ratio`] of `peer` over `system` across every configuration
+    /// where both ran.
+    pub(crate) fn least_ratio(&self, peer: &str, system: &str) -> Option<f64> {
+        self.times
+            .keys()
+            .filter(|k| k.1 == system)
+            .filter_map(|(scenario, _, n, k)| self.ratio(scenario, peer, system, *n, *k))
+            .min_by(f64::total_cmp)
+    }
+
     /// The median over rounds of one configuration.
     fn median(&self, scenario: &str, system: &str, agents: usize, threads: usize) -> Option<f64> {
         let key = (scenario.to_string(), system.to_string(), agents, threads);

@@ -143,7 +143,49 @@ pub(crate) fn targets(r: &Results) -> Vec<Target> {
             textbook_10k.zip(circle_10k(k)).map(|(t, c)| t / c),
         ));
     }
+    out.extend(avoidance_targets(r));
     out
+}
+
+/// The targets of collision avoidance on the disk Circle: this sweep's time at 100k,
+/// and the ratios against the peers measured side by side in the peers file.
+fn avoidance_targets(r: &Results) -> Vec<Target> {
+    let disk_grid_100k = r
+        .peers
+        .iter()
+        .find(|p| {
+            p.profile == "circle_disk_orca"
+                && p.index == IndexKind::Grid
+                && p.agents == 100_000
+                && p.threads == 2
+        })
+        .map(|p| p.total / 1e6);
+    let file = r.peers_file.as_ref().map(|(p, _)| p);
+    let window = "disk, steps 11-110";
+    let vs_rvo2 = file.and_then(|p| p.ratio(window, "RVO2", "throng (grid)", 100_000, 2));
+    // The least of throng's leads over dodgy_2d, over every scenario, size and
+    // thread count of the file.
+    let vs_dodgy = file.and_then(|p| p.least_ratio("dodgy_2d", "throng (grid)"));
+    vec![
+        Target::at_most(
+            "circle_disk_orca (ORCA, grid), 100k agents, 2 threads (ms/step)".into(),
+            20.0,
+            " ms",
+            disk_grid_100k,
+        ),
+        Target::at_least(
+            format!("ORCA, {window}, 100k agents, 2 threads: times faster than RVO2 in one run (peers file)"),
+            4.0,
+            "×",
+            vs_rvo2,
+        ),
+        Target::at_least(
+            "ORCA: times faster than dodgy_2d in one run, the least over every size, thread count and window of the peers file".into(),
+            1.0,
+            "×",
+            vs_dodgy,
+        ),
+    ]
 }
 
 pub(crate) fn render_report(r: &Results, plot: &Path, out: &Path) -> String {

@@ -7,11 +7,11 @@
 //! - on neighbour records ([`separation`], [`alignment`], [`cohesion`], and all three
 //!   in one pass, [`flock_forces`]);
 //! - from [`FlockSums`], which the steering pass accumulates straight from the agent
-//!   columns through the scan's rows ([`FlockSums::over`]) and turns into forces
-//!   ([`FlockSums::forces`]), bitwise the record path;
+//!   columns through the scan's rows (`FlockSums::over`) and turns into forces
+//!   (`FlockSums::forces`), bitwise the record path;
 //! - in four lanes: the sums in one pass over the index's candidates
-//!   ([`candidate_sums_x4`]: no neighbour list) and the forces of four agents' sums
-//!   ([`forces_x4`]).
+//!   (`candidate_sums_x4`: no neighbour list) and the forces of four agents' sums
+//!   (`forces_x4`).
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -239,7 +239,7 @@ impl FlockTerms {
 }
 
 /// An agent's sums over its neighbours, which the flocking forces are made of
-/// ([`FlockSums::forces`]).
+/// (`FlockSums::forces`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FlockSums {
     /// Neighbours summed.

@@ -48,7 +48,7 @@ pub fn initial_wander_target(params: &WanderParams) -> Vec2 {
 /// This tick's random displacement of the local target: `(u, v) * jitter * dt`, with
 /// `u` then `v` drawn uniform in `[-1, 1)` from the agent's stream. The wander's only
 /// draws, shared by the scalar path ([`jitter_target`]) and the four-lane one
-/// ([`wander_x4`]), so both leave the stream in the same state.
+/// (`wander_x4`), so both leave the stream in the same state.
 #[inline]
 pub fn draw_jitter<R: Rng + ?Sized>(params: &WanderParams, dt: f32, rng: &mut R) -> Vec2 {
     let step = params.jitter * dt;

@@ -8,8 +8,14 @@
 //! A wall is a segment `a..b` with a unit `normal` (by default the left
 //! perpendicular of `b - a`, as Buckland's `Wall2D`). Walls are solid from both
 //! sides. A point's side is the sign of [`Wall::side`], `normal · (p - a)`: points
-//! with `side >= 0` are in *front*, the rest *behind*; a point exactly on the wall's
-//! line counts as in front. A move crosses a wall when its start and end are on
+//! with `side > 0` are in *front*, those with `side < 0` *behind*. A point exactly
+//! on the wall's line is on a side that does not depend on how the wall is wound
+//! (the order of its ends, the sign of its normal), so no answer about any point or
+//! move does: in a [`WallIndex`] (and so in a world), the side facing the middle of
+//! the scene (the mean of all the walls' end points), which is the inside of any
+//! convex enclosure; for a wall on its own, or one whose line passes through that
+//! middle, the side of its *canonical* normal, the left perpendicular of the wall
+//! run from its lexicographically smaller end point to the larger. A move crosses a wall when its start and end are on
 //! different sides and the crossing point lies on the wall (extended by a tiny
 //! tolerance at each end, so that a move through the shared end point of two walls
 //! always meets one of them). [`Wall::crossing`] is that predicate; [`WallIndex`]
@@ -105,12 +111,22 @@ pub enum SceneError {
 ///
 /// Serialised as `{ a = [x, y], b = [x, y], normal = [x, y] }`; `normal` may be
 /// left out (then it is the left perpendicular). Deserialising validates.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[serde(try_from = "WallDef", into = "WallDef")]
 pub struct Wall {
     a: Vec2,
     b: Vec2,
     normal: Vec2,
+    /// Whether a point exactly on the line counts as in front (see the module's
+    /// "Sides of a wall"). Derived from the other fields (and, in an index, the
+    /// scene), so left out of equality.
+    on_line_in_front: bool,
+}
+
+impl PartialEq for Wall {
+    fn eq(&self, other: &Self) -> bool {
+        (self.a, self.b, self.normal) == (other.a, other.b, other.normal)
+    }
 }
 
 /// Serialised form of [`Wall`].
@@ -143,6 +159,18 @@ impl From<Wall> for WallDef {
     }
 }
 
+/// The canonical normal direction of a wall between `a` and `b` (not normalised):
+/// the left perpendicular of the run from the lexicographically smaller end point
+/// (by x, then y) to the larger, whichever order they are given in.
+fn canonical_normal(a: Vec2, b: Vec2) -> Vec2 {
+    let (lo, hi) = if (a.x, a.y) <= (b.x, b.y) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    perp_left(hi - lo)
+}
+
 /// The left perpendicular `(-d.y, d.x)`: counter-clockwise quarter turn.
 #[inline]
 fn perp_left(d: Vec2) -> Vec2 {
@@ -168,10 +196,12 @@ impl Wall {
         if len < MIN_SEGMENT_LENGTH {
             return Err(SceneError::ZeroLengthWall { a, b });
         }
+        let normal = perp_left(d / len);
         Ok(Self {
             a,
             b,
-            normal: perp_left(d / len),
+            normal,
+            on_line_in_front: normal.dot(canonical_normal(a, b)) > 0.0,
         })
     }
 
@@ -193,6 +223,7 @@ impl Wall {
         }
         if n.dot(wall.normal) < 0.0 {
             wall.normal = -wall.normal;
+            wall.on_line_in_front = !wall.on_line_in_front;
         }
         Ok(wall)
     }
@@ -225,20 +256,37 @@ impl Wall {
         (self.b - self.a).length()
     }
 
-    /// Signed distance of `p` from the wall's line, `normal · (p - a)`:
-    /// positive or zero in front, negative behind.
+    /// Signed distance of `p` from the wall's line, `normal · (p - a)`: positive in
+    /// front, negative behind, zero on the line.
     #[inline]
     #[must_use]
     pub fn side(&self, p: Vec2) -> f32 {
         self.normal.dot(p - self.a)
     }
 
-    /// Whether `p` counts as in front (`side(p) >= 0`; a point on the line is in
-    /// front). NaN counts as behind.
+    /// Whether `p` counts as in front: `side(p) > 0`, or `p` is on the line and the
+    /// wall's normal is its canonical one (module docs, "Sides of a wall"). NaN
+    /// counts as behind.
     #[inline]
     #[must_use]
     pub fn in_front(&self, p: Vec2) -> bool {
-        self.side(p) >= 0.0
+        self.side_is_front(self.side(p))
+    }
+
+    /// This wall with points on its line counted on the side facing `middle` (the
+    /// canonical side when `middle` is on the line too, or not finite).
+    pub(crate) fn with_line_facing(mut self, middle: Vec2) -> Self {
+        let s = self.side(middle);
+        if s != 0.0 && s.is_finite() {
+            self.on_line_in_front = s > 0.0;
+        }
+        self
+    }
+
+    /// Whether a signed distance from [`Wall::side`] counts as in front.
+    #[inline]
+    fn side_is_front(&self, side: f32) -> bool {
+        side > 0.0 || (side == 0.0 && self.on_line_in_front)
     }
 
     /// The unit normal facing `p`: `normal` when `p` is in front, else `-normal`.
@@ -282,14 +330,15 @@ impl Wall {
     /// The move crosses when `from` and `to` are on different sides (see
     /// [`Wall::in_front`]) and the point where it meets the wall's line lies on the
     /// wall extended by [`Wall::end_tolerance`] at both ends. Consequences: a move
-    /// that starts on the line and leaves to the front does not cross; one that
-    /// leaves to the back crosses at `t = 0`; a move from behind that ends exactly
-    /// on the line crosses at `t = 1`. Non-finite input never crosses.
+    /// that starts on the line and leaves to the side the line counts as does not
+    /// cross; one that leaves to the other side crosses at `t = 0`; a move from the
+    /// other side that ends exactly on the line crosses at `t = 1`. Non-finite input
+    /// never crosses.
     #[must_use]
     pub fn crossing(&self, from: Vec2, to: Vec2) -> Option<f32> {
         let sp = self.side(from);
         let sq = self.side(to);
-        if !(sp.is_finite() && sq.is_finite()) || (sp >= 0.0) == (sq >= 0.0) {
+        if !(sp.is_finite() && sq.is_finite()) || self.side_is_front(sp) == self.side_is_front(sq) {
             return None;
         }
         // Different signs, so sp - sq is non-zero and t lies in [0, 1].

@@ -104,8 +104,17 @@ impl WallIndex {
         let grid = CellLists::build(shape, walls.len(), |i, push| {
             shape.segment_cells(walls[i].a(), walls[i].b(), pad, push);
         })?;
+        // A point exactly on a wall's line is on the side facing the middle of the
+        // scene (the mean of every end point): inside for any convex enclosure,
+        // whichever way its walls are wound.
+        let (sx, sy) = walls.iter().fold((0.0f64, 0.0f64), |(x, y), w| {
+            let (a, b) = (w.a().as_dvec2(), w.b().as_dvec2());
+            (x + a.x + b.x, y + a.y + b.y)
+        });
+        let n = 2.0 * walls.len() as f64;
+        let middle = Vec2::new((sx / n) as f32, (sy / n) as f32);
         Ok(Self {
-            walls: walls.to_vec(),
+            walls: walls.iter().map(|w| w.with_line_facing(middle)).collect(),
             grid,
             pad,
         })
@@ -332,8 +341,8 @@ impl WallIndex {
     /// point, and failing that `old` itself.
     ///
     /// So the returned position is never on the other side of any wall from `old`
-    /// (a point exactly on a wall's line counts as in front of it: see
-    /// [`Wall::crossing`]). A non-finite `new` gives `(old, true)`; a non-finite
+    /// (a point exactly on a wall's line counts as on the side facing the middle of
+    /// the scene: see the module docs of [`crate::scene`], "Sides of a wall"). A non-finite `new` gives `(old, true)`; a non-finite
     /// `old` is returned unchanged with `false` (nothing can be checked).
     #[must_use]
     pub fn constrain_move(&self, old: Vec2, new: Vec2) -> (Vec2, bool) {

@@ -81,7 +81,7 @@ impl BatchNeighbours {
     /// a k-d tree, one index query for the whole chunk (radius `r` around every row of
     /// the chunk, i.e. `r` plus the chunk's extent around its centre). With
     /// `unit_vels` (the rows' unit velocities), the candidates also store theirs, for
-    /// [`candidates`](Self::candidates). `index` must have been rebuilt over
+    /// `candidates`. `index` must have been rebuilt over
     /// `positions`.
     pub fn gather(
         &mut self,

@@ -7,7 +7,7 @@ use super::{addressable, clean_radius, dist2};
 
 /// Brute-force oracle with the contract of a [`NeighbourQuery`] scan: the rows within
 /// `r` of `positions[row]` (inclusive), excluding `row`, capped to the `cap` nearest,
-/// ordered by `(d2, row)` (a query made [`sorted`](NeighbourQuery::sorted) gives the
+/// ordered by `(d2, row)` (a query made [`sorted`](super::NeighbourQuery::sorted) gives the
 /// same list), written into `out` (cleared first). O(n) per call.
 ///
 /// [`NeighbourQuery`]: super::NeighbourQuery

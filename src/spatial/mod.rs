@@ -16,7 +16,7 @@
 //!
 //! # The scan
 //!
-//! Both indexes hand the scan the same layout ([`cells::CellTable`]): entries (x, y and
+//! Both indexes hand the scan the same layout (`cells::CellTable`): entries (x, y and
 //! row id in separate arrays) binned by a counting sort into square cells a little over
 //! one radius wide, stored by cell with an empty border, so that a row's 3 × 3 cells
 //! are three contiguous spans of entries read at fixed offsets from its cell id. The

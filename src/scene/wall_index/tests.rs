@@ -311,6 +311,8 @@ fn random_walks_never_cross_a_wall() {
         (3, random_walls(4, 400, 50.0)),
     ] {
         let idx = WallIndex::new(&walls).unwrap();
+        // The index's copies: they know which side of each line is the inside.
+        let walls = idx.walls().to_vec();
         let extent = if seed == 1 { 10.0 } else { 100.0 };
         let mut rng = agent_rng(seed, 7);
         // Start points: random, exactly on walls, and at end points.
@@ -362,8 +364,8 @@ fn lattice_walls(seed: u64) -> Vec<Wall> {
 
 #[test]
 fn lattice_maze_agrees_with_brute_force() {
-    let walls = lattice_walls(5);
-    let idx = WallIndex::new(&walls).unwrap();
+    let idx = WallIndex::new(&lattice_walls(5)).unwrap();
+    let walls = idx.walls().to_vec();
     let mut rng = agent_rng(6, 6);
     let lattice = |rng: &mut crate::rng::AgentRng| {
         Vec2::new(
