@@ -4,7 +4,8 @@
 //! - `threads`: the 100k flock on 1 and 2 threads;
 //! - `phases`: index rebuild, steering and integration on their own;
 //! - `spatial`: the neighbour indexes (rebuild, a full neighbour pass);
-//! - `baseline`: the seeds' O(n²) loop, for the ratio.
+//! - `baseline`: the textbook O(n²) loop, for the ratio;
+//! - `patterns`: churn, far outliers and coincident crowds against the plain crowd.
 //!
 //! Run one area with a filter, e.g. `cargo bench -- scaling/flock`.
 
@@ -12,6 +13,7 @@ use criterion::{criterion_group, criterion_main};
 
 mod baseline;
 mod common;
+mod patterns;
 mod phases;
 mod scaling;
 mod spatial;
@@ -23,6 +25,7 @@ criterion_group!(
     spatial::benches,
     phases::benches,
     threads::benches,
-    scaling::benches
+    scaling::benches,
+    patterns::benches
 );
 criterion_main!(benches);

@@ -38,6 +38,19 @@ pub enum Integrator {
     Exact,
 }
 
+impl Integrator {
+    /// The share of a tick's move made at the velocity from before the tick's change:
+    /// 0 for semi-implicit Euler, 1 for Newton-Euler-1, one half for the exact update.
+    #[must_use]
+    pub fn old_velocity_share(self) -> f32 {
+        match self {
+            Integrator::SemiImplicitEuler => 0.0,
+            Integrator::NewtonEuler1 => 1.0,
+            Integrator::Exact => 0.5,
+        }
+    }
+}
+
 /// The physical limits of one body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {

@@ -21,8 +21,8 @@ use glam::Vec2;
 use rand_core::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::targeting::{arrive, seek, ArriveParams};
 use super::AgentState;
+use crate::integrate::Integrator;
 use crate::math::{lerp, rotate_cw, EPS_LEN};
 use crate::rng::{coin, uniform};
 
@@ -58,9 +58,12 @@ pub struct ApproachParams {
     /// target. Default 0.25, half the radius of a typical agent (0.5): well under
     /// the shortest step, so waypoints are not skipped.
     pub arrive_radius: f32,
-    /// Slowing radius (units) of the arrive used on the final leg to the target.
-    /// Default 2 (twice the default `min_step`, so the walker starts slowing before
-    /// its last straight leg).
+    /// Slowing radius (units) of the final leg: within it the walker's desired speed
+    /// falls linearly to zero at the target, as with arrive. Default 2 (twice the
+    /// default `min_step`, so the walker starts slowing before its last straight
+    /// leg). It sets how gently the walker comes in, not whether it stops: the
+    /// walker also brakes as late as its body allows ([`braking_speed`]), whatever
+    /// this radius.
     pub slowing_radius: f32,
     /// Follow a centripetal Catmull-Rom spline through waypoints picked ahead
     /// instead of going from waypoint to waypoint. Default false (the seed's walk).
@@ -141,6 +144,46 @@ pub fn step_length(distance: f32, params: &ApproachParams) -> f32 {
     (distance * params.step_fraction)
         .min(params.max_step)
         .max(params.min_step)
+}
+
+/// The fastest speed from which a body whose velocity can change by at most `dv` per
+/// tick of `dt` seconds stops within `distance`. Braking from `n * dv` takes `ceil(n)`
+/// ticks, each moving by the speed before or after its change, or their mean (any of
+/// the integrators); moving by the speed before covers the most, at most
+/// `dv * dt * (n * (n + 1) / 2 + 1 / 8)` (exactly that for `n` a half-integer).
+/// Solved for `n`: `n = (sqrt(8 * distance / (dv * dt)) - 1) / 2`, and no less than
+/// zero. Zero for no distance or a body that cannot brake; computed in `f64`, so
+/// finite inputs never give NaN.
+#[must_use]
+pub fn braking_speed(distance: f32, dv: f32, dt: f32) -> f32 {
+    let step = f64::from(dv) * f64::from(dt);
+    if !(distance > 0.0 && dv > 0.0 && step > 0.0) {
+        return 0.0;
+    }
+    let n = (((8.0 * f64::from(distance) / step).sqrt() - 1.0) * 0.5).max(0.0);
+    // A speed of at most `dv` stops in one tick, covering at most `speed * dt`.
+    let one_tick = (f64::from(distance) / f64::from(dt)).min(f64::from(dv));
+    (n * f64::from(dv)).max(one_tick) as f32
+}
+
+/// The walker's speed limit at `distance` from its target: what its body can still
+/// stop from ([`braking_speed`]) with half its per-tick change of velocity (the
+/// other half is left for turning), and no more than would reach the target in one
+/// tick.
+fn brake_limit(me: &AgentState, distance: f32, dt: f32) -> f32 {
+    let dv = 0.5 * me.max_force / me.mass * dt;
+    braking_speed(distance, dv, dt).min(distance / dt)
+}
+
+/// The force that takes the velocity to `speed` toward `point` from `ahead` (where
+/// this tick's move at the present velocity leaves the body), and never faster than
+/// would pass `point` within the next tick, in one tick of `dt`: `mass * (desired -
+/// vel) / dt` (the caller truncates it to the body's force).
+fn head_for(me: &AgentState, (ahead, point): (Vec2, Vec2), speed: f32, dt: f32) -> Vec2 {
+    let to = point - ahead;
+    let speed = speed.min(me.max_speed).min(to.length() / dt);
+    let desired = to.normalize_or_zero() * speed;
+    (desired - me.vel) * (me.mass / dt)
 }
 
 /// The half-angle (radians) of the random cone at `distance` from the target:
@@ -381,12 +424,24 @@ fn waypoint_reached(pos: Vec2, waypoint: Vec2, target: Vec2, arrive_r: f32) -> b
         || (target - pos).length_squared() <= (target - waypoint).length_squared()
 }
 
-/// One step of the approach walker: the steering force for an agent at `me`
-/// approaching `target`, and the walker's next state.
+/// One step of the approach walker, for a tick of `dt` seconds integrated by
+/// `integrator`: the steering force for an agent at `me` approaching `target`, and
+/// the walker's next state.
 ///
-/// The force is [`seek`] toward the current waypoint (or point on the spline), and
-/// [`arrive`] (with `slowing_radius`) on the final leg to the target; the caller
-/// truncates it like any other force.
+/// The walker heads for the current waypoint (or point on the spline) at top speed,
+/// and on the final leg for the target at a desired speed that falls linearly to zero
+/// over `slowing_radius`, as with arrive. Its force is the one that would reach that
+/// velocity in one tick, `mass * (desired - vel) / dt`; the caller truncates it to
+/// `max_force` like any other force, so the body's limits, not a fixed gain, set how
+/// tightly it walks.
+///
+/// Braking: near the target the desired speed is also held to what the body can stop
+/// from ([`braking_speed`], with half of `max_force / mass` so that the rest can turn
+/// it), on every leg. So a walker that sets out at rest (or at least its braking
+/// distance away) does not pass the target, nor end up farther from it than
+/// `arrive_radius` once it has come that close, for any body and tick: the guarantee
+/// does not rest on `slowing_radius` or on a stiff body. (Other behaviours weighted in
+/// beside it, or collisions, can still push it past.)
 ///
 /// Waypoint mode (`spline == false`): a new waypoint is picked with
 /// [`pick_next_waypoint`] from the agent's position whenever there is none or the
@@ -405,32 +460,41 @@ fn waypoint_reached(pos: Vec2, waypoint: Vec2, target: Vec2, arrive_r: f32) -> b
 /// The final leg begins as soon as the agent is within `arrive_radius` of the
 /// target. It tracks the target if it moves; if it moves away so far that the walk
 /// would wobble again, a new waypoint is picked. A target that is not finite gives
-/// zero force and a fresh state. Draws from `rng` only when picking.
+/// zero force and a fresh state; so does a `dt` that is not finite and > 0. Draws
+/// from `rng` only when picking.
 pub fn approach_step<R: Rng + ?Sized>(
     me: &AgentState,
     target: Vec2,
     state: &WalkerState,
     params: &ApproachParams,
+    (dt, integrator): (f32, Integrator),
     rng: &mut R,
 ) -> (Vec2, WalkerState) {
     let to_target = target - me.pos;
-    if !to_target.is_finite() {
+    if !(to_target.is_finite() && dt > 0.0 && dt.is_finite()) {
         return (Vec2::ZERO, WalkerState::default());
     }
     let mut s = *state;
     let dist = to_target.length();
     let arrive_r = params.arrive_r();
-    let arrive_params = ArriveParams {
-        slowing_radius: params.slowing_radius,
-        ..ArriveParams::default()
-    };
+    // Braking is planned from where the body will be after the part of this tick's
+    // move made at its present velocity, whatever force it gets now.
+    let ahead = me.pos + me.vel * (integrator.old_velocity_share() * dt);
+    let brake = brake_limit(me, (target - ahead).length(), dt);
     let final_leg = |mut s: WalkerState| {
         s.waypoint = target;
         s.has_waypoint = true;
         s.final_leg = true;
-        (arrive(me, target, &arrive_params), s)
+        let slowing = params.slowing_radius;
+        let eased = if dist < slowing {
+            me.max_speed * dist / slowing
+        } else {
+            me.max_speed
+        };
+        (head_for(me, (ahead, target), eased.min(brake), dt), s)
     };
-
+    // Toward a waypoint: at top speed, or the braking limit.
+    let go_to = |point: Vec2| head_for(me, (ahead, point), brake, dt);
     if dist <= arrive_r {
         return final_leg(s);
     }
@@ -459,7 +523,7 @@ pub fn approach_step<R: Rng + ?Sized>(
         if s.final_leg {
             return final_leg(s);
         }
-        return (seek(me, s.waypoint), s);
+        return (go_to(s.waypoint), s);
     }
 
     // Spline mode.
@@ -491,7 +555,7 @@ pub fn approach_step<R: Rng + ?Sized>(
         if to_carrot.length() > arrive_r && !passed {
             s.waypoint = carrot;
             s.has_waypoint = true;
-            return (seek(me, carrot), s);
+            return (go_to(carrot), s);
         }
         s.sample += 1;
         if s.sample >= SPLINE_SAMPLES {
@@ -504,7 +568,7 @@ pub fn approach_step<R: Rng + ?Sized>(
     let last = s.plan().last().copied().unwrap_or(target);
     s.waypoint = last;
     s.has_waypoint = true;
-    (seek(me, last), s)
+    (go_to(last), s)
 }
 
 #[cfg(test)]

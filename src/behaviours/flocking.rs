@@ -464,6 +464,11 @@ pub(crate) fn candidate_sums_x4(
             push_x += ((px - gx) * inv) & sep;
             push_y += ((py - gy) * inv) & sep;
             i += GROUP;
+            // Give up as soon as the count passes the cap (checked every 16 entries:
+            // in a pile the sums would be thrown away anyway).
+            if (i - s) % (4 * GROUP) == 0 && count.reduce_add() > c.cap as i32 {
+                return None;
+            }
         }
     }
     let count = count.to_array().iter().map(|&c| c as usize).sum::<usize>();

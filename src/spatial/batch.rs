@@ -7,11 +7,24 @@ use std::ops::Range;
 use glam::Vec2;
 
 use super::cells::{copy_unit_vels, CellFrame, CellTable, NO_CELL};
+use super::grid::{cap_cells, MAX_PER_CELL};
+use super::kdtree::KdTreeIndex;
 use super::scan::{keep_nearest, scan_cells, sort_by_distance, Probe};
 use super::{
-    addressable, brute, clean_radius, pad, reach_cells, Bounds, Inner, NeighbourQuery,
+    addressable, brute, clean_radius, dist2, pad, reach_cells, Bounds, Inner, NeighbourQuery,
     SpatialIndex, CELL_PER_RADIUS,
 };
+
+/// Marks a stray row of a gathered chunk in `row_cell` ([`BatchNeighbours::mark_strays`]):
+/// not in the chunk's cells, scanned on its own.
+const STRAY: u32 = u32::MAX - 1;
+
+/// A chunk no wider than this many neighbour radii (plus one unit) has no strays.
+const STRAY_FREE_SPREAD: f32 = 16.0;
+
+/// Strays are scanned apart only when the chunk is this many times wider with them
+/// than without them (plus two radii).
+const STRAY_WIDENING: f32 = 8.0;
 
 /// Per-worker scratch for neighbour scans: with a k-d tree, the candidates of one chunk
 /// of rows binned into cells about one radius wide; and the per-row hit buffer.
@@ -34,12 +47,17 @@ pub struct BatchNeighbours {
     raw_cell: Vec<u32>,
     raw_x: Vec<f32>,
     raw_y: Vec<f32>,
+    /// Candidates kept so far per cell, when a cell overflows ([`MAX_PER_CELL`]).
+    kept: Vec<u32>,
     /// Match keys of an over-full or sorted list (`(d2, row)` packed), and scratch for
     /// selecting among them.
     keys: Vec<u64>,
     select: Vec<u64>,
     /// Rows matched by the current row's scan (length kept between rows).
     hits: Vec<u32>,
+    /// Per row of the last gathered chunk: whether it is a stray, scanned on its own
+    /// ([`Self::mark_strays`]).
+    strays: Vec<bool>,
     /// Rows the last gather covered.
     rows: Range<usize>,
     /// Radius (cleaned) the last gather covered.
@@ -118,6 +136,7 @@ impl BatchNeighbours {
             // No finite row in the chunk: none has a neighbour.
             return;
         };
+        let b = self.mark_strays(positions, rows.clone(), b, r);
         self.raw.clear();
         match tree.gather(b, r, &mut self.raw) {
             Some(ball) => {
@@ -130,6 +149,88 @@ impl BatchNeighbours {
             }
             None => self.gather_all(positions),
         }
+    }
+
+    /// Mark the rows of the chunk `rows` (bounds `b`) that lie far from the rest: a row
+    /// a despawn moved in from elsewhere, an agent parked far away. Each is scanned on
+    /// its own ([`Self::scan_stray`]), so that the chunk's one query covers only its
+    /// bulk instead of everything between. Returns the bounds of the rest.
+    ///
+    /// A chunk no wider than [`STRAY_FREE_SPREAD`] radii (plus one unit) has none, as
+    /// after a re-sort. Otherwise a row is a stray when its distance from the chunk's
+    /// median point (per axis) exceeds four times the rows' median distance from it,
+    /// plus two radii (never in a compact patch, however sparse), and only if the rest
+    /// are [`STRAY_WIDENING`] times narrower than the whole chunk.
+    fn mark_strays(&mut self, positions: &[Vec2], rows: Range<usize>, b: Bounds, r: f32) -> Bounds {
+        self.strays.clear();
+        self.strays.resize(rows.len(), false);
+        let spread = (b.max - b.min).length();
+        if spread <= STRAY_FREE_SPREAD * (r + 1.0) || rows.len() < 4 {
+            return b;
+        }
+        let chunk = &positions[rows];
+        let median = |v: &mut Vec<f32>| -> f32 {
+            let mid = v.len() / 2;
+            *v.select_nth_unstable_by(mid, f32::total_cmp).1
+        };
+        let finite = || chunk.iter().filter(|p| p.is_finite());
+        self.raw_x.clear();
+        self.raw_x.extend(finite().map(|p| p.x));
+        self.raw_y.clear();
+        self.raw_y.extend(finite().map(|p| p.y));
+        if self.raw_x.is_empty() {
+            return b;
+        }
+        let m = Vec2::new(median(&mut self.raw_x), median(&mut self.raw_y));
+        self.raw_x.clear();
+        self.raw_x.extend(finite().map(|p| p.distance(m)));
+        let far = 4.0 * median(&mut self.raw_x) + 2.0 * r;
+        let mut core: Option<Bounds> = None;
+        for (stray, p) in self.strays.iter_mut().zip(chunk) {
+            if !p.is_finite() {
+                continue;
+            }
+            *stray = p.distance(m) > far;
+            if !*stray {
+                core = Some(core.map_or(Bounds { min: *p, max: *p }, |c| Bounds {
+                    min: c.min.min(*p),
+                    max: c.max.max(*p),
+                }));
+            }
+        }
+        // Worth it only when the strays would widen the chunk's query many times over:
+        // a chunk that is merely spread out (two squads, an arc of a ring) keeps one
+        // query.
+        match core {
+            Some(c) if spread > STRAY_WIDENING * ((c.max - c.min).length() + 2.0 * r) => c,
+            _ => {
+                self.strays.iter_mut().for_each(|s| *s = false);
+                b
+            }
+        }
+    }
+
+    /// The neighbours of a stray row of the chunk by `q`: one tree query around the
+    /// row itself, the rows within the radius in row order (like the brute-force
+    /// oracle), into `hits`; returns how many.
+    fn scan_stray(
+        &mut self,
+        tree: &KdTreeIndex,
+        positions: &[Vec2],
+        row: usize,
+        q: &NeighbourQuery,
+    ) -> usize {
+        let p = positions[row];
+        self.raw.clear();
+        let raw = &mut self.raw;
+        tree.for_each_within(p, pad(q.r), &mut |id| raw.push(id));
+        self.raw.sort_unstable();
+        self.hits.clear();
+        self.hits.extend(self.raw.iter().copied().filter(|&id| {
+            let o = positions.get(id as usize).copied().unwrap_or(Vec2::NAN);
+            id as usize != row && dist2(p.x, p.y, o.x, o.y) <= q.r2
+        }));
+        self.hits.len()
     }
 
     /// Bin the tree's candidates (in `raw`) into square cells of about one radius over
@@ -206,6 +307,15 @@ impl BatchNeighbours {
                 *o += 1;
             }
         }
+        if c.starts.iter().any(|&k| k as usize > MAX_PER_CELL) {
+            // A cell fuller than bodies can stand: keep its first candidates (in the
+            // tree's order), as the grid keeps its first rows.
+            cap_cells(&mut self.raw_cell, cells, &mut self.kept);
+            c.starts
+                .iter_mut()
+                .zip(&self.kept)
+                .for_each(|(o, &k)| *o = k.min(MAX_PER_CELL as u32));
+        }
         let mut acc = 0u32;
         for o in &mut c.starts[..cells] {
             acc += *o;
@@ -234,13 +344,16 @@ impl BatchNeighbours {
                 (*sx, *sy, *si) = (x, y, id);
             }
         }
-        self.row_cell.extend(positions[rows].iter().map(|p| {
-            if p.is_finite() {
-                (cell(p.y, oy) + 1) * stride as u32 + cell(p.x, ox) + 1
-            } else {
-                NO_CELL
-            }
-        }));
+        self.row_cell
+            .extend(positions[rows].iter().zip(&self.strays).map(|(p, &stray)| {
+                if stray {
+                    STRAY
+                } else if p.is_finite() {
+                    (cell(p.y, oy) + 1) * stride as u32 + cell(p.x, ox) + 1
+                } else {
+                    NO_CELL
+                }
+            }));
     }
 
     /// Every row is a candidate (overflowing radius, or an index that could not bound
@@ -306,10 +419,12 @@ impl BatchNeighbours {
                 let cell = g.cell_of(row).unwrap_or(NO_CELL);
                 scan_cells(g.cells(), (cell, q.grid_cells), (probe, q.cap), hits)
             }
-            Inner::KdTree(_) if gathered => {
+            Inner::KdTree(tree) if gathered => {
                 let local = row - self.rows.start;
-                let cell = self.row_cell.get(local).copied().unwrap_or(NO_CELL);
-                scan_cells(&self.cands, (cell, self.reach_cells), (probe, q.cap), hits)
+                match self.row_cell.get(local).copied().unwrap_or(NO_CELL) {
+                    STRAY => self.scan_stray(tree, positions, row, q),
+                    cell => scan_cells(&self.cands, (cell, self.reach_cells), (probe, q.cap), hits),
+                }
             }
             _ => {
                 brute::brute_keys(positions, row, q.r, &mut self.keys);

@@ -13,6 +13,34 @@ use super::{addressable, clean_radius, reach_cells, Bounds, CELL_PER_RADIUS};
 const CELLS_PER_ROW: usize = 4;
 const CELLS_SLACK: usize = 16;
 
+/// The most rows a cell stores (the first in row order); the rest of a fuller cell
+/// are seen by no query, though they still query their own neighbours. Cells are a
+/// little over one neighbour radius wide, and bodies that stand one radius apart fill
+/// a few dozen to a cell at most: only a crowd squeezed far past overlapping (a crowd
+/// spawned on one point, spreading out) reaches the cap, which then bounds every
+/// query's work. The force model's densest bundled crowd (the Circle's disk at its
+/// crossing, over 128 to a cell) stays under it.
+pub(super) const MAX_PER_CELL: usize = 256;
+
+/// Take out ([`NO_CELL`]) every entry of `cell_of` (cells `0..cells`) past the first
+/// [`MAX_PER_CELL`] of its cell, in entry order; `kept`: scratch. Returns whether any
+/// entry was taken out.
+pub(super) fn cap_cells(cell_of: &mut [u32], cells: usize, kept: &mut Vec<u32>) -> bool {
+    kept.clear();
+    kept.resize(cells, 0);
+    let mut capped = false;
+    for c in cell_of.iter_mut() {
+        if let Some(k) = kept.get_mut(*c as usize) {
+            *k += 1;
+            if *k as usize > MAX_PER_CELL {
+                *c = NO_CELL;
+                capped = true;
+            }
+        }
+    }
+    capped
+}
+
 /// Below this many rows the cell ids are computed on the calling thread.
 const PARALLEL_MIN: usize = 16_384;
 
@@ -33,12 +61,18 @@ fn reaches((least, greatest): (u32, u32), lo: usize, len: usize) -> bool {
 const MAX_SPLITS: u32 = 6;
 
 /// The counting sort's count for the cells `lo..lo + ends.len()`: `ends[c - lo]`
-/// becomes the number of rows in cells `lo..=c` (counted from `lo`), and `totals[0]`
-/// the number in them all. Split in two halves of cells on both sides of a
-/// `rayon::join`, `depth` times, `totals` with them (a half of the cells stopping
-/// early leaves the rest of its `totals` zero); each worker reads only the blocks of
-/// rows that reach into its cells.
-fn count_cells(rows: Rows<'_>, ends: &mut [u32], lo: usize, totals: &mut [u32], depth: u32) {
+/// becomes the number of rows in cells `lo..=c` (counted from `lo`), `totals[0]` the
+/// number in them all and `fullest[0]` the most in one cell. Split in two halves of
+/// cells on both sides of a `rayon::join`, `depth` times, `totals` and `fullest` with
+/// them (a half of the cells stopping early leaves the rest of its slots zero); each
+/// worker reads only the blocks of rows that reach into its cells.
+fn count_cells(
+    rows: Rows<'_>,
+    ends: &mut [u32],
+    lo: usize,
+    (totals, fullest): (&mut [u32], &mut [u32]),
+    depth: u32,
+) {
     if depth == 0 || ends.len() < 2 {
         ends.fill(0);
         let len = ends.len();
@@ -53,23 +87,26 @@ fn count_cells(rows: Rows<'_>, ends: &mut [u32], lo: usize, totals: &mut [u32], 
                 }
             }
         }
-        let mut acc = 0u32;
+        let (mut acc, mut most) = (0u32, 0u32);
         for e in ends.iter_mut() {
+            most = most.max(*e);
             acc += *e;
             *e = acc;
         }
         totals.fill(0);
-        if let Some(t) = totals.first_mut() {
-            *t = acc;
+        fullest.fill(0);
+        if let (Some(t), Some(f)) = (totals.first_mut(), fullest.first_mut()) {
+            (*t, *f) = (acc, most);
         }
         return;
     }
     let half = ends.len() / 2;
     let (left, right) = ends.split_at_mut(half);
     let (tl, tr) = totals.split_at_mut(totals.len() / 2);
+    let (fl, fr) = fullest.split_at_mut(fullest.len() / 2);
     rayon::join(
-        || count_cells(rows, left, lo, tl, depth - 1),
-        || count_cells(rows, right, lo + half, tr, depth - 1),
+        || count_cells(rows, left, lo, (tl, fl), depth - 1),
+        || count_cells(rows, right, lo + half, (tr, fr), depth - 1),
     );
 }
 
@@ -209,6 +246,11 @@ pub(super) struct GridIndex {
     cells: CellTable,
     /// Per row: its cell id in `cells`, or [`NO_CELL`].
     cell_of: Vec<u32>,
+    /// Per row, when some cell holds more than [`MAX_PER_CELL`] rows: the cell it is
+    /// stored in ([`NO_CELL`] for the rows past its first [`MAX_PER_CELL`]).
+    stored_cell: Vec<u32>,
+    /// Scratch of that capping: rows kept so far per cell.
+    kept: Vec<u32>,
     /// Per block of [`ROW_BLOCK`] rows: its least and greatest cell.
     block_cells: Vec<(u32, u32)>,
 }
@@ -230,10 +272,14 @@ impl GridIndex {
         let n = positions.len();
         self.len = n;
         self.cells.clear();
-        let (Some(b), finite) = Bounds::of_all(positions) else {
+        let (Some(all), finite) = Bounds::of_all(positions) else {
             self.cells.starts.push(0);
             return;
         };
+        // Cells over the bulk of the crowd: rows parked far outside it are clamped into
+        // its edge cells (clamping is 1-Lipschitz, so no neighbour is lost) instead of
+        // stretching every cell over the crowd and the outliers alike.
+        let b = Bounds::core(positions, all);
 
         // Cell size: from the hint, grown until the cell count is bounded.
         let w = f64::from(b.max.x) - f64::from(b.min.x);
@@ -346,8 +392,36 @@ impl GridIndex {
             0
         };
         let mut totals = [0u32; 1 << MAX_SPLITS];
-        let totals = &mut totals[..1 << depth];
-        count_cells(rows, &mut table.starts[..cells], 0, totals, depth);
+        let mut fullest = [0u32; 1 << MAX_SPLITS];
+        let (totals, fullest) = (&mut totals[..1 << depth], &mut fullest[..1 << depth]);
+        count_cells(
+            rows,
+            &mut table.starts[..cells],
+            0,
+            (totals, fullest),
+            depth,
+        );
+        let capped = fullest.iter().any(|&f| f as usize > MAX_PER_CELL) && {
+            // A cell fuller than bodies can stand: store its first rows only.
+            self.stored_cell.clone_from(&self.cell_of);
+            cap_cells(&mut self.stored_cell, cells, &mut self.kept)
+        };
+        let rows = if capped {
+            let rows = Rows {
+                cell_of: &self.stored_cell,
+                ..rows
+            };
+            count_cells(
+                rows,
+                &mut table.starts[..cells],
+                0,
+                (totals, fullest),
+                depth,
+            );
+            rows
+        } else {
+            rows
+        };
         let m = totals.iter().map(|&t| t as usize).sum::<usize>();
         table.starts[cells] = m as u32;
         // Every entry is written below: keep the old contents rather than clearing.
@@ -390,12 +464,8 @@ impl GridIndex {
         let lo = [f64::from(min.x) - reach, f64::from(min.y) - reach];
         let hi = [f64::from(max.x) + reach, f64::from(max.y) + reach];
         let (ox, oy) = (self.origin[0], self.origin[1]);
-        // Rows lie in [origin, origin + n * side).
-        let ex = ox + nx as f64 / self.inv;
-        let ey = oy + ny as f64 / self.inv;
-        if hi[0] < ox || hi[1] < oy || lo[0] > ex || lo[1] > ey {
-            return None;
-        }
+        // No early exit for a box outside the cells: rows beyond them (far from the
+        // bulk of the crowd) are clamped into the edge cells, and so is the box.
         let (top_x, top_y) = (last_cell(nx), last_cell(ny));
         let cx0 = cell_coord(lo[0], ox, self.inv, top_x);
         let cx1 = cell_coord(hi[0], ox, self.inv, top_x);
@@ -458,9 +528,14 @@ mod tests {
         assert_eq!(g.cells.ids.len(), 4 + GROUP);
         g.rebuild(&pts[..1], None, f32::INFINITY);
         assert_eq!((g.cells.cols, g.cells.bands), (1, 1));
+        // A pile past the cap: its first rows are stored.
         g.rebuild(&[Vec2::ZERO; 500], None, 1.0);
         assert_eq!((g.cells.cols, g.cells.bands), (1, 1));
-        assert_eq!(g.cells.ids[..500], (0..500).collect::<Vec<u32>>());
+        assert_eq!(g.cells.len(), MAX_PER_CELL);
+        assert_eq!(
+            g.cells.ids[..MAX_PER_CELL],
+            (0..MAX_PER_CELL as u32).collect::<Vec<u32>>()
+        );
     }
 
     #[test]

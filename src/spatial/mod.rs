@@ -187,7 +187,56 @@ impl Bounds {
     fn of(positions: &[Vec2], rows: Range<usize>) -> Option<Self> {
         Self::of_all(&positions[rows]).0
     }
+
+    /// Where the bulk of `positions` lies, inside `all` (their bounds): per axis, the
+    /// values between the [`CORE_TRIM`] and `1 - CORE_TRIM` quantiles of a fixed sample
+    /// of at most [`CORE_SAMPLE`] rows (every k-th), widened by half their spread on
+    /// each side. So a few agents parked far away (pooled entities, a stray at 1e6) do
+    /// not stretch the structures laid over the crowd: they are clamped to its edge
+    /// instead. A crowd without such outliers gets `all` back. Deterministic: the
+    /// sample depends on the row count only.
+    fn core(positions: &[Vec2], all: Self) -> Self {
+        let n = positions.len();
+        if n < CORE_MIN_ROWS {
+            return all;
+        }
+        let step = n.div_ceil(CORE_SAMPLE);
+        let mut xs = [0f32; CORE_SAMPLE];
+        let mut ys = [0f32; CORE_SAMPLE];
+        let mut m = 0;
+        for p in positions.iter().step_by(step).filter(|p| p.is_finite()) {
+            (xs[m], ys[m]) = (p.x, p.y);
+            m += 1;
+        }
+        if m < CORE_MIN_ROWS {
+            return all;
+        }
+        let lo = ((m as f32 * CORE_TRIM) as usize).min(m - 1);
+        let hi = (m - 1).saturating_sub(lo);
+        let range = |v: &mut [f32]| -> (f32, f32) {
+            let (_, &mut a, rest) = v.select_nth_unstable_by(lo, f32::total_cmp);
+            let b = *rest.select_nth_unstable_by(hi - lo - 1, f32::total_cmp).1;
+            let spread = b - a;
+            (a - 0.5 * spread, b + 0.5 * spread)
+        };
+        let (x0, x1) = range(&mut xs[..m]);
+        let (y0, y1) = range(&mut ys[..m]);
+        let min = Vec2::new(x0, y0).max(all.min);
+        let max = Vec2::new(x1, y1).min(all.max);
+        if min.cmple(max).all() {
+            Self { min, max }
+        } else {
+            all
+        }
+    }
 }
+
+/// Rows sampled by [`Bounds::core`].
+const CORE_SAMPLE: usize = 2048;
+/// Fraction of the sample left out at each end of each axis by [`Bounds::core`].
+const CORE_TRIM: f32 = 0.02;
+/// Below this many rows (or finite samples), [`Bounds::core`] keeps every row.
+const CORE_MIN_ROWS: usize = 64;
 
 /// The neighbour index: owns its buffers and is rebuilt over all positions every tick.
 ///

@@ -38,7 +38,8 @@ impl OrderScratch {
 }
 
 /// A spatially coherent order of the rows: the position of each row is quantised to
-/// 11 bits per axis over the (square) bounding box of the finite positions and keyed
+/// 11 bits per axis over the (square) bounding box of the bulk of the finite positions
+/// (`Bounds::core`: rows far outside it are clamped to its edge) and keyed
 /// along the Hilbert curve; rows are sorted by `(key, row)` with a two-pass
 /// radix sort. Rows with a non-finite coordinate come last. Fills `perm` with `perm[new_row] = old_row`.
 /// Deterministic, independent of the rayon thread count.
@@ -51,7 +52,9 @@ pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut Orde
     if n == 0 {
         return;
     }
-    let (min, scale) = match Bounds::of(positions, 0..n) {
+    // Over the bulk of the crowd: rows parked far away are clamped to its edge rather
+    // than squeezing the crowd into a few lattice cells.
+    let (min, scale) = match Bounds::of(positions, 0..n).map(|all| Bounds::core(positions, all)) {
         Some(b) => {
             let ext = (f64::from(b.max.x) - f64::from(b.min.x))
                 .max(f64::from(b.max.y) - f64::from(b.min.y));

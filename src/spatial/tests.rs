@@ -158,11 +158,114 @@ fn batched_equals_brute_on_random_clouds() {
 
 #[test]
 fn batched_equals_brute_with_stacked_duplicates() {
-    let pts = permuted(&cloud(4, 400, 300));
+    // Stacks up to the per-cell cap (`grid::MAX_PER_CELL`) are exact; past it, see
+    // `piles_past_the_cap_bound_every_query`.
+    let pts = permuted(&cloud(4, 400, 30));
     check_against_brute(&pts, &RADII, &CAPS, &[1, 32, 1000], 1.0);
-    // The cell hint only affects speed, never results.
+    // The cell hint only affects speed, never results (while no cell overflows).
     check_against_brute(&pts, &[1.0, 3.0], &[10], &[32], 0.1);
-    check_against_brute(&pts, &[1.0], &[10], &[32], 50.0);
+    let few = permuted(&cloud(4, 40, 10));
+    check_against_brute(&few, &[1.0], &[10], &[32], 50.0);
+}
+
+#[test]
+fn piles_past_the_cap_bound_every_query() {
+    use super::grid::MAX_PER_CELL;
+    // 3,000 rows on one point inside a cloud: a query sees at most MAX_PER_CELL of
+    // the pile (with the grid, its first rows), every answer is within the radius
+    // and capped, and the same on any thread count.
+    let cloud = cloud(21, 2_000, 0);
+    let pile_at = cloud[7];
+    let pts: Vec<Vec2> = cloud
+        .iter()
+        .copied()
+        .chain(std::iter::repeat_n(pile_at, 3_000))
+        .collect();
+    let pile = 2_000u32..5_000;
+    let run = |threads: usize, kind: IndexKind| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut index = SpatialIndex::new(kind);
+            index.rebuild(&pts, None, 1.0);
+            let mut seen = Vec::new();
+            index.for_each_candidate(pile_at, 0.5, |i| seen.push(i));
+            (scanned(&index, &pts, 32, 1.0, 1000), seen)
+        })
+    };
+    for kind in KINDS {
+        let (lists, candidates) = run(1, kind);
+        assert_eq!(
+            (lists.clone(), candidates.clone()),
+            run(2, kind),
+            "{kind:?}"
+        );
+        if kind == IndexKind::Grid {
+            // The grid's candidates come from its cells; the tree's from the tree itself.
+            assert!(candidates.iter().filter(|&&i| pile.contains(&i)).count() <= MAX_PER_CELL);
+        }
+        for (row, list) in lists.iter().enumerate() {
+            let from_pile = list.iter().filter(|&&i| pile.contains(&i)).count();
+            assert!(from_pile <= MAX_PER_CELL, "{kind:?} row {row}: {from_pile}");
+            for &j in list {
+                let (p, q) = (pts[row], pts[j as usize]);
+                assert!(j as usize != row && super::dist2(p.x, p.y, q.x, q.y) <= 1.0);
+            }
+        }
+        if kind == IndexKind::Grid {
+            // The cell's first rows are the ones stored: the cloud's few rows in the
+            // pile's cell, then the pile's first rows, up to the cap.
+            let first = pile.start..pile.start + MAX_PER_CELL as u32;
+            let seen: Vec<u32> = lists[4_500]
+                .iter()
+                .copied()
+                .filter(|i| pile.contains(i))
+                .collect();
+            assert!(seen.iter().all(|i| first.contains(i)), "{seen:?}");
+            assert!(seen.len() >= MAX_PER_CELL - 16, "{}", seen.len());
+        }
+    }
+}
+
+#[test]
+fn dense_crowds_under_the_cell_cap_are_exact() {
+    // Far more rows to a cell than bodies could stand, but under the cell's cap:
+    // every query is still exact.
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(5);
+    let pts: Vec<Vec2> = (0..250)
+        .map(|_| Vec2::new(unit(&mut rng) * 0.5, unit(&mut rng) * 0.5))
+        .collect();
+    check_against_brute(&pts, &[0.3, 1.0], &[10, 1000], &[32, 1000], 1.0);
+    check_against_brute(&permuted(&pts), &[1.0], &[1000], &[32], 1.0);
+}
+
+#[test]
+fn crowds_past_the_cell_cap_bound_every_query() {
+    use super::grid::MAX_PER_CELL;
+    // 3,000 distinct rows in a square a quarter of a cell wide: no query sees more
+    // than one cell's cap of them, and every answer is within the radius.
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(6);
+    let pts: Vec<Vec2> = (0..3_000)
+        .map(|_| Vec2::new(unit(&mut rng) * 0.25, unit(&mut rng) * 0.25))
+        .collect();
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        index.rebuild(&pts, None, 1.0);
+        let lists = scanned(&index, &pts, 32, 1.0, 10_000);
+        for (row, list) in lists.iter().enumerate() {
+            assert!(
+                !list.is_empty() && list.len() <= MAX_PER_CELL,
+                "{kind:?} row {row}: {}",
+                list.len()
+            );
+            for &j in list {
+                let (p, q) = (pts[row], pts[j as usize]);
+                assert!(j as usize != row && super::dist2(p.x, p.y, q.x, q.y) <= 1.0);
+            }
+        }
+    }
 }
 
 #[test]
@@ -312,7 +415,7 @@ fn spatial_order_is_coherent() {
 
 #[test]
 fn results_do_not_depend_on_thread_count() {
-    let pts = permuted(&cloud(12, 40_000, 200));
+    let pts = permuted(&cloud(12, 40_000, 40));
     let run = |threads: usize, kind: IndexKind| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

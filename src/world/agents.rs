@@ -39,6 +39,7 @@ impl World {
             .alloc(row)
             .ok_or(ThrongError::Capacity("agents"))?;
         self.cols.push(id, &spec, self.config.seed, &wander);
+        self.disturbed += 1;
         self.cols.memory[row as usize].path_progress = progress;
         Ok(id)
     }
@@ -49,6 +50,7 @@ impl World {
         let row = self.row(id)?;
         if let Some(moved) = self.cols.swap_remove(row) {
             self.slots.set_row(moved, row as u32);
+            self.disturbed += 1;
         }
         // Per-row state kept outside the columns moves the same way.
         if row < self.sighted_by.len() {

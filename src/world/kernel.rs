@@ -139,7 +139,8 @@ impl Dispatch<'_, '_> {
             }),
             Behaviour::Approach(p) => match target {
                 Some(t) => {
-                    let (force, next) = approach_step(me, t.pos, walker, p, rng);
+                    let (force, next) =
+                        approach_step(me, t.pos, walker, p, (ctx.dt, ctx.integrator), rng);
                     *walker = next;
                     Contribution::force(force)
                 }

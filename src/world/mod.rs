@@ -108,6 +108,9 @@ pub struct World {
     /// Whether any group has ever had the approach walker: until then every row's
     /// walker state is the default, and a re-sort leaves that column alone.
     walkers: bool,
+    /// Rows appended or moved by spawns and despawns since the last re-sort: past
+    /// [`tick::RESORT_AFTER_DISTURBED`], the next tick re-sorts early (with the k-d tree).
+    disturbed: usize,
     scratch: Vec<Mutex<SteerScratch>>,
     pool: Option<Arc<ThreadPool>>,
     tick: u64,
@@ -141,6 +144,7 @@ impl World {
             perm: Vec::new(),
             order_scratch: OrderScratch::default(),
             walkers: false,
+            disturbed: 0,
             scratch: Vec::new(),
             pool: None,
             tick: 0,

@@ -17,6 +17,7 @@ use crate::behaviours::leader::LeaderView;
 use crate::behaviours::targeting::Body;
 use crate::behaviours::AgentState;
 use crate::group::GroupConfig;
+use crate::integrate::Integrator;
 use crate::math::x4::LANES;
 use crate::rng::AgentRng;
 use crate::scene::{ObstacleIndex, Path, WallIndex};
@@ -100,6 +101,7 @@ pub(super) struct SteerCtx<'a> {
     /// The largest neighbour radius of a group that scans (0 when none does).
     pub max_radius: f32,
     pub dt: f32,
+    pub integrator: Integrator,
 }
 
 impl SteerCtx<'_> {
@@ -231,6 +233,7 @@ impl World {
             sums_from_candidates,
             max_radius,
             dt,
+            integrator: self.config.integrator,
         };
         let scratch = &self.scratch;
         out.par_chunks_mut(STEER_CHUNK)

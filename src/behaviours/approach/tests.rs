@@ -1,6 +1,7 @@
 //! Tests of [`super`]: each formula on a hand-worked case, outcomes in small scenes.
 
 use super::*;
+use crate::integrate::Integrator;
 use crate::math::truncate;
 use crate::rng::{agent_rng, AgentRng};
 
@@ -113,6 +114,9 @@ fn walk(start: Vec2, target: Vec2, p: &ApproachParams, rng: &mut AgentRng) -> Ve
 /// `sin(π/60)`, the sideways part of a unit step at the widest angle of the last
 /// steps (see `walk_from_the_seed_example_converges_within_eight_picks`).
 const PAST_ORIGINAL_LINE: f32 = 0.0524;
+
+/// The tick of the unit tests that call `approach_step` directly.
+const DT: f32 = 0.02;
 
 #[test]
 fn walk_from_the_seed_example_converges_within_eight_picks() {
@@ -248,7 +252,8 @@ fn degenerate_parameters_and_inputs_are_finite() {
             }
             let mut s = WalkerState::default();
             for _ in 0..5 {
-                let (f, ns) = approach_step(&me, t, &s, p, &mut rng);
+                let (f, ns) =
+                    approach_step(&me, t, &s, p, (DT, Integrator::SemiImplicitEuler), &mut rng);
                 assert!(f.is_finite(), "{p:?} {w} {t}: {f}");
                 assert!(!ns.has_waypoint || ns.waypoint.is_finite());
                 s = ns;
@@ -293,7 +298,14 @@ fn drive(p: &ApproachParams, seed: u64) -> (f32, f32, Vec<Vec2>) {
     let mut overshoot = f32::NEG_INFINITY;
     let mut waypoints = Vec::new();
     for _ in 0..2000 {
-        let (force, ns) = approach_step(&me, target, &s, p, &mut rng);
+        let (force, ns) = approach_step(
+            &me,
+            target,
+            &s,
+            p,
+            (DT, Integrator::SemiImplicitEuler),
+            &mut rng,
+        );
         assert!(force.is_finite());
         if waypoints.last() != Some(&ns.waypoint) {
             waypoints.push(ns.waypoint);
@@ -360,7 +372,14 @@ fn spline_plan_follows_the_seed_rules() {
         ..AgentState::default()
     };
     let mut rng = agent_rng(11, 2);
-    let (f, s) = approach_step(&me, Vec2::ZERO, &WalkerState::default(), &p, &mut rng);
+    let (f, s) = approach_step(
+        &me,
+        Vec2::ZERO,
+        &WalkerState::default(),
+        &p,
+        (DT, Integrator::SemiImplicitEuler),
+        &mut rng,
+    );
     let plan = s.plan();
     // None of 4 picks from 14.1 away is the target: a pick from d >= 2 is at
     // least d/2 away, so the 4th is made from at least 14.1/8 = 1.77 > min_step.
@@ -370,7 +389,7 @@ fn spline_plan_follows_the_seed_rules() {
         assert_pick_obeys_rules(w[0], Vec2::ZERO, w[1], &p);
     }
     // The first point steered at lies on the first segment, just ahead, and the
-    // force seeks it.
+    // force heads for it at top speed (from rest: mass * 2 / dt along it).
     let first = catmull_rom_centripetal(
         2.0 * plan[0] - plan[1],
         plan[0],
@@ -379,10 +398,20 @@ fn spline_plan_follows_the_seed_rules() {
         1.0 / 8.0,
     );
     assert!(close(s.waypoint, first, 1e-5));
-    assert!(close(f, seek(&me, first), 1e-5));
+    assert!(
+        close(f, (first - me.pos).normalize() * 2.0 / DT, 1e-3),
+        "{f}"
+    );
     // The same seed plans the same.
     let mut again = agent_rng(11, 2);
-    let (_, s2) = approach_step(&me, Vec2::ZERO, &WalkerState::default(), &p, &mut again);
+    let (_, s2) = approach_step(
+        &me,
+        Vec2::ZERO,
+        &WalkerState::default(),
+        &p,
+        (DT, Integrator::SemiImplicitEuler),
+        &mut again,
+    );
     assert_eq!(s, s2);
     assert!(std::mem::size_of::<WalkerState>() <= 64);
 }
@@ -398,36 +427,63 @@ fn final_leg_tracks_and_re_picks_for_a_moving_target() {
     };
     // 0.5 away: the final leg, arriving at the target.
     let t = Vec2::new(0.5, 0.0);
-    let (f, s) = approach_step(&me, t, &WalkerState::default(), &p, &mut rng);
+    let (f, s) = approach_step(
+        &me,
+        t,
+        &WalkerState::default(),
+        &p,
+        (DT, Integrator::SemiImplicitEuler),
+        &mut rng,
+    );
     assert!(s.final_leg && s.waypoint == t);
-    assert!(close(
-        f,
-        arrive(
-            &me,
-            t,
-            &ArriveParams {
-                slowing_radius: 2.0,
-                ..ArriveParams::default()
-            }
-        ),
-        1e-6
-    ));
+    // From rest, the eased speed 2 * 0.5 / 2 = 0.5 is under the braking limit (half
+    // the body's change, dv = 0.5 * 1 / 1 * 0.02 = 0.01: n = (sqrt(1 + 8 * 0.5 /
+    // 0.0002) - 1) / 2 = 70.2, 0.70), reached in one tick: 1 * 0.5 / 0.02 = 25.
+    assert!(close(f, Vec2::new(25.0, 0.0), 1e-4), "{f}");
     // The target drifts to 1.1: still a straight shot with the slack of 0.25.
     let t2 = Vec2::new(1.1, 0.0);
-    let (_, s) = approach_step(&me, t2, &s, &p, &mut rng);
+    let (_, s) = approach_step(
+        &me,
+        t2,
+        &s,
+        &p,
+        (DT, Integrator::SemiImplicitEuler),
+        &mut rng,
+    );
     assert!(s.final_leg && s.waypoint == t2);
     // It jumps to 20 away: the walk wobbles again.
     let t3 = Vec2::new(20.0, 0.0);
-    let (_, s) = approach_step(&me, t3, &s, &p, &mut rng);
+    let (_, s) = approach_step(
+        &me,
+        t3,
+        &s,
+        &p,
+        (DT, Integrator::SemiImplicitEuler),
+        &mut rng,
+    );
     assert!(!s.final_leg && s.has_waypoint);
     assert!((s.waypoint.length() - 10.0).abs() < 1e-4);
-    // On the target: arrive brakes (-vel), finite.
+    // On the target: the walker stops in one tick (-vel * mass / dt), finite.
     let moving = AgentState { vel: Vec2::X, ..me };
-    let (f, s) = approach_step(&moving, Vec2::ZERO, &s, &p, &mut rng);
+    let (f, s) = approach_step(
+        &moving,
+        Vec2::ZERO,
+        &s,
+        &p,
+        (DT, Integrator::SemiImplicitEuler),
+        &mut rng,
+    );
     assert!(s.final_leg);
-    assert_eq!(f, -Vec2::X);
+    assert!(close(f, -Vec2::X / DT, 1e-4), "{f}");
     // A non-finite target: no force, fresh state.
-    let (f, s) = approach_step(&me, Vec2::NAN, &s, &p, &mut rng);
+    let (f, s) = approach_step(
+        &me,
+        Vec2::NAN,
+        &s,
+        &p,
+        (DT, Integrator::SemiImplicitEuler),
+        &mut rng,
+    );
     assert_eq!((f, s), (Vec2::ZERO, WalkerState::default()));
 }
 
@@ -510,4 +566,152 @@ fn centripetal_hand_worked_and_against_barry_goldman() {
     let z = Vec2::ZERO;
     assert_eq!(catmull_rom_centripetal(z, z, z, z, 0.5), z);
     assert!(catmull_rom_centripetal(z, z, Vec2::ONE, Vec2::ONE, 0.5).is_finite());
+}
+
+#[test]
+fn braking_speed_hand_worked() {
+    // One unit of speed lost per one-second tick. From 2.5, moving by the speed before
+    // each change covers 2.5 + 1.5 + 0.5 = 4.5 (n = (sqrt(36) - 1) / 2 = 2.5); from
+    // 1.5 it covers 2 (sqrt(16)); a distance of 1/8 or less allows no speed at all.
+    assert_eq!(braking_speed(4.5, 1.0, 1.0), 2.5);
+    assert_eq!(braking_speed(2.0, 1.0, 1.0), 1.5);
+    // Under one tick's change of speed, stopping takes one tick: up to distance / dt.
+    assert_eq!(braking_speed(0.125, 1.0, 1.0), 0.125);
+    assert_eq!(braking_speed(0.1, 1.0, 0.5), 0.2);
+    // dv 0.5 per tick of 0.1: 0.05 per tick of braking; 8 * 0.05625 / 0.05 = 9 → n = 1.
+    assert!((braking_speed(0.05625, 0.5, 0.1) - 0.5).abs() < 1e-6);
+    // Nothing to brake in, or no brakes.
+    assert_eq!(braking_speed(0.0, 1.0, 1.0), 0.0);
+    assert_eq!(braking_speed(1.0, 0.0, 1.0), 0.0);
+    assert_eq!(braking_speed(-1.0, 1.0, 1.0), 0.0);
+    // Extremes: never NaN.
+    for (d, dv, dt) in [
+        (3e38, 1e-30, 1e-30),
+        (1e-40, 3e38, 3e38),
+        (3e38, 3e38, 1e-45),
+    ] {
+        let v = braking_speed(d, dv, dt);
+        assert!(v >= 0.0, "{d} {dv} {dt}: {v}");
+    }
+}
+
+#[test]
+fn braking_from_braking_speed_stops_within_the_distance() {
+    // Braking by dv per tick from `braking_speed`, each integrator's way of moving.
+    let mut rng = agent_rng(3, 3);
+    for _ in 0..2_000 {
+        let d = 10f32.powf(uniform(&mut rng, -3.0, 3.0));
+        let dv = 10f32.powf(uniform(&mut rng, -3.0, 1.0));
+        let dt = 10f32.powf(uniform(&mut rng, -3.0, -0.5));
+        let v0 = braking_speed(d, dv, dt);
+        for integrator in [
+            Integrator::SemiImplicitEuler,
+            Integrator::NewtonEuler1,
+            Integrator::Exact,
+        ] {
+            let (mut v, mut covered) = (f64::from(v0), 0.0f64);
+            while v > 0.0 {
+                let next = (v - f64::from(dv)).max(0.0);
+                covered += f64::from(dt)
+                    * match integrator {
+                        Integrator::SemiImplicitEuler => next,
+                        Integrator::NewtonEuler1 => v,
+                        Integrator::Exact => 0.5 * (v + next),
+                    };
+                v = next;
+            }
+            assert!(
+                covered <= f64::from(d) * (1.0 + 1e-5),
+                "{integrator:?} {d} {dv} {dt}: {covered}"
+            );
+        }
+    }
+}
+
+/// Walk a body from rest `start` to the origin with `approach_step` alone, through
+/// the engine's integrator; returns the farthest it went from the target after first
+/// coming within `arrive_radius`, the final distance, and the farthest past the
+/// target along the line it set out on.
+fn walk_body(
+    p: &ApproachParams,
+    me: AgentState,
+    dt: f32,
+    integrator: Integrator,
+    seed: u64,
+) -> (f32, f32, f32) {
+    let mut me = me;
+    let e0 = -me.pos.normalize();
+    let (mut s, mut rng) = (WalkerState::default(), agent_rng(seed, 1));
+    let (mut came, mut strayed, mut past) = (false, 0f32, f32::NEG_INFINITY);
+    let mut quiet = 0;
+    for _ in 0..40_000 {
+        let (force, ns) = approach_step(&me, Vec2::ZERO, &s, p, (dt, integrator), &mut rng);
+        s = ns;
+        (me.pos, me.vel) =
+            crate::integrate::integrate_linear(integrator, me.pos, me.vel, force, me.limits(), dt);
+        let dist = me.pos.length();
+        came |= dist <= p.arrive_radius;
+        if came {
+            strayed = strayed.max(dist);
+        }
+        past = past.max(me.pos.dot(e0));
+        quiet = if came && me.vel.length() < 1e-3 {
+            quiet + 1
+        } else {
+            0
+        };
+        if quiet > 10 {
+            break;
+        }
+    }
+    (strayed, me.pos.length(), past)
+}
+
+#[test]
+fn walker_never_passes_its_target_by_more_than_the_arrival_tolerance_for_any_body() {
+    // Bodies from sluggish (accelerating at 0.01 of their top speed per second) to
+    // stiff, ticks from 1/120 to 1/4 s, every integrator, both modes, from rest.
+    let mut rng = agent_rng(9, 9);
+    let dts = [1.0 / 120.0, 1.0 / 60.0, 1.0 / 30.0, 0.1, 0.25];
+    let integrators = [
+        Integrator::SemiImplicitEuler,
+        Integrator::NewtonEuler1,
+        Integrator::Exact,
+    ];
+    let mut worst = (0f32, 0f32);
+    for case in 0..600u64 {
+        let max_speed = 10f32.powf(uniform(&mut rng, -0.5, 1.3));
+        let mass = 10f32.powf(uniform(&mut rng, -1.5, 1.5));
+        // Reaching top speed takes from 0.05 to 20 seconds.
+        let to_top = 10f32.powf(uniform(&mut rng, -1.3, 1.3));
+        let max_force = mass * max_speed / to_top;
+        let dist = 10f32.powf(uniform(&mut rng, 0.3, 1.7));
+        let angle = uniform(&mut rng, 0.0, std::f32::consts::TAU);
+        let me = AgentState {
+            pos: Vec2::from_angle(angle) * dist,
+            max_speed,
+            max_force,
+            mass,
+            ..AgentState::default()
+        };
+        let p = ApproachParams {
+            spline: case % 2 == 1,
+            ..ApproachParams::default()
+        };
+        let dt = dts[case as usize % dts.len()];
+        let integrator = integrators[case as usize / 2 % 3];
+        let (strayed, end, past) = walk_body(&p, me, dt, integrator, case);
+        let body = format!("case {case}: {me:?} dt {dt} {integrator:?}");
+        assert!(end <= p.arrive_radius, "{body}: ended {end} away");
+        assert!(
+            strayed <= p.arrive_radius,
+            "{body}: {strayed} away after arriving"
+        );
+        assert!(past <= p.arrive_radius, "{body}: {past} past the target");
+        worst = (worst.0.max(strayed), worst.1.max(past));
+    }
+    println!(
+        "worst distance after arriving {:.4}, past the target {:.4}",
+        worst.0, worst.1
+    );
 }
