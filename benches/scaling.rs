@@ -1,6 +1,9 @@
 //! Full ticks of the bundled profiles from 1k to 200k agents at constant
 //! density. Throughput is in agents, so criterion reports agent-ticks per
 //! second; the flock also runs with the grid index, side by side with the tree.
+//! `scaling/million`: the flock on the grid at 10k and at 1,000,000 agents in one
+//! world, side by side (target: at most 40 ms a tick on two threads, and the time
+//! per agent-tick within 1.5x of the 10k figure).
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use throng::spatial::IndexKind;
@@ -33,4 +36,14 @@ pub fn benches(c: &mut Criterion) {
         }
         group.finish();
     }
+    let mut group = c.benchmark_group("scaling/million");
+    group.sample_size(10);
+    for n in [10_000, 1_000_000] {
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("flock_grid", n), &n, |b, &n| {
+            let mut s = scenario("flock", n, Some(IndexKind::Grid), 5);
+            b.iter(|| s.step().expect("step"));
+        });
+    }
+    group.finish();
 }

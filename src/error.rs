@@ -52,6 +52,22 @@ pub enum ThrongError {
     /// The world cannot hold more agents or groups.
     #[error("capacity exceeded: {0}")]
     Capacity(&'static str),
+    /// The agents asked for would not fit in the memory available (an estimate, see
+    /// [`crate::memory`]); nothing was spawned.
+    #[error(
+        "{agents} agents need about {} ({} bytes each), but only {} is available",
+        crate::memory::human(*needed),
+        needed.checked_div(*agents as u64).unwrap_or(0),
+        crate::memory::human(*available)
+    )]
+    OutOfMemory {
+        /// Agents the world would hold.
+        agents: usize,
+        /// Estimated bytes they need.
+        needed: u64,
+        /// Bytes available to the process.
+        available: u64,
+    },
 }
 
 /// Result alias of the engine.

@@ -55,6 +55,7 @@ pub mod error;
 pub mod group;
 pub mod integrate;
 pub mod math;
+pub mod memory;
 pub mod quality;
 pub mod rng;
 pub mod scenario;

@@ -432,3 +432,29 @@ fn quality_refuses_a_file_without_positions() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no `y` column"), "{err}");
 }
+
+#[test]
+fn a_crowd_that_cannot_fit_is_refused_up_front_with_an_estimate() {
+    // 20 groups of 50,000,000: a billion agents, hundreds of GiB.
+    let dir = scratch("too_big");
+    let mut toml = String::from(
+        "name = \"too_big\"\n[world]\nticks = 1\nbounds = [-1000, -1000, 1000, 1000]\n",
+    );
+    for g in 0..20 {
+        toml.push_str(&format!(
+            "[[groups]]\nname = \"g{g}\"\ncount = 50000000\nspawn = {{ shape = \"box\", size = [100, 100] }}\n"
+        ));
+    }
+    let path = dir.join("too_big.toml");
+    std::fs::write(&path, toml).unwrap();
+    let out = throng()
+        .args(["run", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("1000000000 agents need about") && err.contains("available"),
+        "{err}"
+    );
+}

@@ -245,6 +245,20 @@ impl Columns {
         for_each_column!(chk);
     }
 
+    /// Make room for `additional` more rows in every column, or fail (nothing lost).
+    pub(crate) fn try_reserve(
+        &mut self,
+        additional: usize,
+    ) -> Result<(), std::collections::TryReserveError> {
+        macro_rules! res {
+            ($col:ident) => {
+                self.$col.try_reserve(additional)?;
+            };
+        }
+        for_each_column!(res);
+        Ok(())
+    }
+
     /// Append a row for a validated spec.
     pub(crate) fn push(&mut self, id: AgentId, spec: &AgentSpec, seed: u64, wander: &WanderParams) {
         let heading = spec

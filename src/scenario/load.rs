@@ -112,8 +112,9 @@ impl Scenario {
     /// Build the world: groups, agents in their spawn shapes, targets, squads.
     ///
     /// # Errors
-    /// Only if the engine rejects a value the profile validation let through
-    /// (a bug, reported rather than hidden).
+    /// [`crate::ThrongError::OutOfMemory`] when the crowd would not fit in the memory
+    /// available (with the estimate); otherwise only if the engine rejects a value
+    /// the profile validation let through (a bug, reported rather than hidden).
     pub fn build(profile: &Profile) -> crate::Result<Self> {
         let p = profile;
         let mut world = World::new(WorldConfig {
@@ -122,6 +123,13 @@ impl Scenario {
             index: p.world.index,
             reorder_interval: p.world.reorder_interval,
         });
+        // Refuse a crowd that cannot fit before placing anyone.
+        world.reserve(
+            p.groups
+                .iter()
+                .map(|g| g.count)
+                .fold(0, usize::saturating_add),
+        )?;
         apply_layout(&p.layout, &mut world)?;
         let mut gids = Vec::with_capacity(p.groups.len());
         for g in &p.groups {

@@ -66,6 +66,26 @@ impl World {
         self.slots.row(id).is_some()
     }
 
+    /// Make room for `additional` more agents before spawning them in bulk: refused
+    /// with [`ThrongError::OutOfMemory`] (and the estimate) when the world they would
+    /// make does not fit in the memory available ([`crate::memory`]), or when the
+    /// columns cannot grow; the world is unchanged then.
+    ///
+    /// # Errors
+    /// [`ThrongError::OutOfMemory`].
+    pub fn reserve(&mut self, additional: usize) -> Result<()> {
+        let (existing, index) = (self.len(), self.config.index);
+        crate::memory::check_fits(existing, additional, index)?;
+        self.cols.try_reserve(additional).map_err(|_| {
+            let agents = existing.saturating_add(additional);
+            ThrongError::OutOfMemory {
+                agents,
+                needed: crate::memory::estimate(agents, index),
+                available: crate::memory::available().unwrap_or(0),
+            }
+        })
+    }
+
     /// Number of live agents.
     #[must_use]
     pub fn len(&self) -> usize {
