@@ -200,6 +200,19 @@ pub(crate) struct Columns {
     pub out: Vec<SteerOut>,
 }
 
+/// One spare column per column type, for [`Columns::permute`].
+#[derive(Debug, Default)]
+pub(crate) struct SpareColumns {
+    id: Vec<AgentId>,
+    group: Vec<u16>,
+    vec2: Vec<Vec2>,
+    scalar: Vec<f32>,
+    target: Vec<Target>,
+    rng: Vec<AgentRng>,
+    memory: Vec<Memory>,
+    walker: Vec<WalkerState>,
+}
+
 /// A re-sort hands each worker at least this many rows of a column (smaller worlds
 /// are gathered by one task).
 const GATHER_MIN_LEN: usize = 8192;
@@ -302,43 +315,86 @@ impl Columns {
         self.id.get(row).copied()
     }
 
-    /// Fill `dst` with the rows of `self` in the order `perm` (dst row k = self
-    /// row perm[k]). `dst`'s buffers are reused.
+    /// Put the rows in the order `perm` (new row k = old row `perm[k]`). Each column
+    /// is gathered by all workers (an indexed parallel extend keeps the order, so the
+    /// result does not depend on the thread count) into the spare column of its type
+    /// in `spare`, and swapped with it: the spare then holds the old column, reused by
+    /// the next column of that type and the next re-sort. So a re-sort needs one spare
+    /// column per type rather than a second copy of every column.
     ///
-    /// Two columns are only resized, not gathered, since a re-sort sits at the start
-    /// of a tick: `out`, which the tick's steering pass writes for every row before
-    /// anything reads it; and `walker` unless `walkers` (when no walker has ever
-    /// stepped, every row's walker state is the default, in any order).
-    pub(crate) fn gather_into(&self, perm: &[u32], dst: &mut Columns, walkers: bool) {
-        // Each column is gathered by all workers (an indexed parallel extend keeps
-        // the order, so the result does not depend on the thread count).
+    /// Two columns are left alone, since a re-sort sits at the start of a tick: `out`,
+    /// which the tick's steering pass writes for every row before anything reads it;
+    /// and `walker` unless `walkers` (when no walker has ever stepped, every row's
+    /// walker state is the default, in any order).
+    pub(crate) fn permute(&mut self, perm: &[u32], spare: &mut SpareColumns, walkers: bool) {
         macro_rules! gather {
-            ($col:ident) => {
-                dst.$col.clear();
-                dst.$col.par_extend(
+            ($col:ident, $spare:ident) => {
+                spare.$spare.clear();
+                spare.$spare.par_extend(
                     perm.par_iter()
                         .with_min_len(GATHER_MIN_LEN)
                         .map(|&r| self.$col[r as usize].clone()),
                 );
+                std::mem::swap(&mut self.$col, &mut spare.$spare);
             };
         }
-        macro_rules! gather_but_out_and_walker {
-            (out) => {
-                dst.out.resize(perm.len(), SteerOut::default());
-            };
+        macro_rules! permute {
+            (out) => {};
             (walker) => {
                 if walkers {
-                    gather!(walker);
-                } else {
-                    // Every entry of both is the default already.
-                    dst.walker.resize(perm.len(), WalkerState::default());
+                    gather!(walker, walker);
                 }
             };
-            ($col:ident) => {
-                gather!($col);
+            (id) => {
+                gather!(id, id);
+            };
+            (group) => {
+                gather!(group, group);
+            };
+            (pos) => {
+                gather!(pos, vec2);
+            };
+            (vel) => {
+                gather!(vel, vec2);
+            };
+            (unit_vel) => {
+                gather!(unit_vel, vec2);
+            };
+            (offset) => {
+                gather!(offset, vec2);
+            };
+            (heading) => {
+                gather!(heading, scalar);
+            };
+            (rotation) => {
+                gather!(rotation, scalar);
+            };
+            (mass) => {
+                gather!(mass, scalar);
+            };
+            (max_speed) => {
+                gather!(max_speed, scalar);
+            };
+            (max_force) => {
+                gather!(max_force, scalar);
+            };
+            (radius) => {
+                gather!(radius, scalar);
+            };
+            (target) => {
+                gather!(target, target);
+            };
+            (target2) => {
+                gather!(target2, target);
+            };
+            (rng) => {
+                gather!(rng, rng);
+            };
+            (memory) => {
+                gather!(memory, memory);
             };
         }
-        for_each_column!(gather_but_out_and_walker);
-        dst.check();
+        for_each_column!(permute);
+        self.check();
     }
 }

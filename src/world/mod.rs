@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::ThreadPool;
 
-use crate::agents::{AgentId, Columns, GroupId, Slots};
+use crate::agents::{AgentId, Columns, GroupId, Slots, SpareColumns};
 use crate::error::{Result, ThrongError};
 use crate::group::{Behaviour, GroupConfig, PathId};
 use crate::integrate::Integrator;
@@ -100,7 +100,8 @@ pub struct World {
     /// Scratch of the leader sight phase, reused every tick.
     sight: SightScratch,
     cols: Columns,
-    spare: Columns,
+    /// One spare column per column type, for a re-sort.
+    spare: SpareColumns,
     slots: Slots,
     index: SpatialIndex,
     perm: Vec<u32>,
@@ -138,7 +139,7 @@ impl World {
             sighted_by: Vec::new(),
             sight: SightScratch::default(),
             cols: Columns::default(),
-            spare: Columns::default(),
+            spare: SpareColumns::default(),
             slots: Slots::default(),
             index,
             perm: Vec::new(),
