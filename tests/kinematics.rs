@@ -407,3 +407,61 @@ fn walker_states_follow_their_agents_through_re_sorts() {
         assert_eq!(bits(&still), bits(&sorted), "late = {late}");
     }
 }
+
+#[test]
+fn walkers_added_to_a_world_that_had_none_walk_the_same_as_from_the_start() {
+    // The walker column exists only once some group walks: a world that gains its
+    // walking group (and walkers) after other agents have spawned, stepped, moved
+    // rows and despawned walks them exactly as a world that had the group from the
+    // start.
+    let goal = Vec2::new(30.0, -4.0);
+    let build = |late: bool| {
+        let mut w = World::new(WorldConfig {
+            seed: 5,
+            reorder_interval: 4,
+            ..WorldConfig::default()
+        });
+        let seekers = w
+            .add_group(GroupConfig::new("seekers").with(Behaviour::Seek, 1.0))
+            .unwrap();
+        let walk =
+            GroupConfig::new("walkers").with(Behaviour::Approach(ApproachParams::default()), 1.0);
+        let early = if late {
+            None
+        } else {
+            Some(w.add_group(walk.clone()).unwrap())
+        };
+        let others: Vec<AgentId> = (0..40)
+            .map(|i| {
+                let spec = AgentSpec::new(seekers, Vec2::new(i as f32, 3.0))
+                    .with_target(Target::Point(Vec2::ZERO));
+                w.spawn(spec).unwrap()
+            })
+            .collect();
+        for _ in 0..6 {
+            w.step(1.0 / 30.0).unwrap();
+        }
+        w.despawn(others[3]).unwrap();
+        let g = early.unwrap_or_else(|| w.add_group(walk).unwrap());
+        let ids: Vec<AgentId> = (0..12)
+            .map(|i| {
+                let spec = AgentSpec::new(g, Vec2::new(-(i as f32), 0.0))
+                    .with_limits(1.0, 2.0, 4.0)
+                    .with_target(Target::Point(goal));
+                w.spawn(spec).unwrap()
+            })
+            .collect();
+        for _ in 0..1_200 {
+            w.step(1.0 / 30.0).unwrap();
+        }
+        (w, ids)
+    };
+    let (late, ids) = build(true);
+    let (early, _) = build(false);
+    for &id in &ids {
+        assert_eq!(late.position(id).unwrap(), early.position(id).unwrap());
+        assert!(
+            late.position(id).unwrap().distance(goal) <= ApproachParams::default().arrive_radius
+        );
+    }
+}

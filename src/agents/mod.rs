@@ -196,8 +196,12 @@ pub(crate) struct Columns {
     pub offset: Vec<Vec2>,
     pub rng: Vec<AgentRng>,
     pub memory: Vec<Memory>,
+    /// The approach walker's state: one per row once some group walks
+    /// ([`Self::start_walking`]), empty until then (64 bytes a row saved).
     pub walker: Vec<WalkerState>,
     pub out: Vec<SteerOut>,
+    /// Whether `walker` holds a row per agent.
+    pub walking: bool,
 }
 
 /// One spare column per column type, for [`Columns::permute`].
@@ -251,11 +255,26 @@ impl Columns {
     pub(crate) fn check(&self) {
         let n = self.len();
         macro_rules! chk {
+            (walker) => {
+                debug_assert_eq!(
+                    self.walker.len(),
+                    if self.walking { n } else { 0 },
+                    "walker"
+                );
+            };
             ($col:ident) => {
                 debug_assert_eq!(self.$col.len(), n, stringify!($col));
             };
         }
         for_each_column!(chk);
+    }
+
+    /// Give every row a walker state (the default), and every row pushed from now on.
+    pub(crate) fn start_walking(&mut self) {
+        if !self.walking {
+            self.walking = true;
+            self.walker.resize(self.len(), WalkerState::default());
+        }
     }
 
     /// Make room for `additional` more rows in every column, or fail (nothing lost).
@@ -264,6 +283,11 @@ impl Columns {
         additional: usize,
     ) -> Result<(), std::collections::TryReserveError> {
         macro_rules! res {
+            (walker) => {
+                if self.walking {
+                    self.walker.try_reserve(additional)?;
+                }
+            };
             ($col:ident) => {
                 self.$col.try_reserve(additional)?;
             };
@@ -297,7 +321,9 @@ impl Columns {
             wander: initial_wander_target(wander),
             path_progress: 0.0,
         });
-        self.walker.push(WalkerState::default());
+        if self.walking {
+            self.walker.push(WalkerState::default());
+        }
         self.out.push(SteerOut::default());
         self.check();
     }
@@ -306,6 +332,11 @@ impl Columns {
     /// the row that moved into `row`, if any.
     pub(crate) fn swap_remove(&mut self, row: usize) -> Option<AgentId> {
         macro_rules! rm {
+            (walker) => {
+                if self.walking {
+                    self.walker.swap_remove(row);
+                }
+            };
             ($col:ident) => {
                 self.$col.swap_remove(row);
             };
@@ -322,11 +353,9 @@ impl Columns {
     /// the next column of that type and the next re-sort. So a re-sort needs one spare
     /// column per type rather than a second copy of every column.
     ///
-    /// Two columns are left alone, since a re-sort sits at the start of a tick: `out`,
-    /// which the tick's steering pass writes for every row before anything reads it;
-    /// and `walker` unless `walkers` (when no walker has ever stepped, every row's
-    /// walker state is the default, in any order).
-    pub(crate) fn permute(&mut self, perm: &[u32], spare: &mut SpareColumns, walkers: bool) {
+    /// `out` is left alone, since a re-sort sits at the start of a tick: the tick's
+    /// steering pass writes it for every row before anything reads it.
+    pub(crate) fn permute(&mut self, perm: &[u32], spare: &mut SpareColumns) {
         macro_rules! gather {
             ($col:ident, $spare:ident) => {
                 spare.$spare.clear();
@@ -341,7 +370,7 @@ impl Columns {
         macro_rules! permute {
             (out) => {};
             (walker) => {
-                if walkers {
+                if self.walking {
                     gather!(walker, walker);
                 }
             };

@@ -106,9 +106,6 @@ pub struct World {
     index: SpatialIndex,
     perm: Vec<u32>,
     order_scratch: OrderScratch,
-    /// Whether any group has ever had the approach walker: until then every row's
-    /// walker state is the default, and a re-sort leaves that column alone.
-    walkers: bool,
     /// Rows appended or moved by spawns and despawns since the last re-sort: past
     /// [`tick::RESORT_AFTER_DISTURBED`], the next tick re-sorts early (with the k-d tree).
     disturbed: usize,
@@ -144,7 +141,6 @@ impl World {
             index,
             perm: Vec::new(),
             order_scratch: OrderScratch::default(),
-            walkers: false,
             disturbed: 0,
             scratch: Vec::new(),
             pool: None,
@@ -186,7 +182,9 @@ impl World {
             .filter(|&i| i != u16::MAX)
             .ok_or(ThrongError::Capacity("groups"))?;
         let plan = GroupPlan::of(&config);
-        self.walkers |= plan.walks;
+        if plan.walks {
+            self.cols.start_walking();
+        }
         self.plans.push(plan);
         self.groups.push(config);
         Ok(GroupId(id))
@@ -200,7 +198,9 @@ impl World {
             .get_mut(group.index())
             .ok_or(ThrongError::UnknownGroup(group))?;
         let plan = GroupPlan::of(&config);
-        self.walkers |= plan.walks;
+        if plan.walks {
+            self.cols.start_walking();
+        }
         self.plans[group.index()] = plan;
         *slot = config;
         Ok(())

@@ -206,6 +206,7 @@ impl World {
             memory,
             walker,
             out,
+            walking: _,
         } = &mut self.cols;
         let ctx = SteerCtx {
             id,
@@ -236,10 +237,11 @@ impl World {
             integrator: self.config.integrator,
         };
         let scratch = &self.scratch;
+        let rows = out.len();
         out.par_chunks_mut(STEER_CHUNK)
             .zip(rng.par_chunks_mut(STEER_CHUNK))
             .zip(memory.par_chunks_mut(STEER_CHUNK))
-            .zip(walker.par_chunks_mut(STEER_CHUNK))
+            .zip(walker_chunks(walker, rows))
             .enumerate()
             .map(|(chunk, (((out, rng), memory), walker))| {
                 // One zone per chunk: Tracy shows which worker steered what, and when.
@@ -258,6 +260,20 @@ impl World {
     }
 }
 
+/// The walker column in steering chunks; empty chunks while no group walks (the
+/// column is empty then).
+fn walker_chunks(
+    walker: &mut [WalkerState],
+    rows: usize,
+) -> impl IndexedParallelIterator<Item = &mut [WalkerState]> {
+    if walker.is_empty() {
+        let empty = (0..rows.div_ceil(STEER_CHUNK)).into_par_iter();
+        rayon::iter::Either::Left(empty.map(|_| -> &mut [WalkerState] { &mut [] }))
+    } else {
+        rayon::iter::Either::Right(walker.par_chunks_mut(STEER_CHUNK))
+    }
+}
+
 /// Steer the rows of one chunk, starting at `first`; returns their neighbour total.
 fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut SteerScratch) -> u64 {
     let ChunkMut {
@@ -268,6 +284,8 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut Ste
     } = rows;
     s.query = None;
     gather_chunk(ctx, first..first + out.len(), s);
+    // No group walks while the walker column is empty: a scratch state stands in.
+    let mut idle = WalkerState::default();
     let mut k = 0;
     while k < out.len() {
         let row = first + k;
@@ -290,7 +308,7 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut Ste
         let m = AgentMut {
             rng: &mut rng[k],
             memory: &mut memory[k],
-            walker: &mut walker[k],
+            walker: walker.get_mut(k).unwrap_or(&mut idle),
         };
         out[k] = steer_one(ctx, row, m, s);
         k += 1;
