@@ -6,18 +6,27 @@
 use crate::error::{Result, ThrongError};
 use crate::spatial::IndexKind;
 
-/// Bytes per agent in steady state with the grid: the agent columns (about 206 bytes
-/// a row: position, velocity and unit velocity, heading, rotation, body, two targets
-/// and an offset, handle, group, random stream, behaviour memory, walker state and
-/// steering output), the spare columns a spatial re-sort gathers into (about 142),
-/// and the index, permutation and steering scratch (about 150). Measured on the flock
-/// at 1,000,000 agents (499 bytes after 41 ticks), rounded up.
-pub const BYTES_PER_AGENT_GRID: u64 = 560;
+/// Bytes per agent in steady state with the grid, as estimated before a bulk spawn.
+/// Measured on the flock at 1,000,000 agents after 41 ticks: 280 bytes (RSS), for
+///
+/// - the agent columns, 166 bytes a row: position, velocity and unit velocity (8
+///   each), heading, rotation, mass, maximum speed and force, radius (4 each), two
+///   targets (12 each) and an offset (8), handle (8), group (2), random stream (16),
+///   behaviour memory (12), steering output (24); and the handle table. The
+///   approach walker's state (64) only once some group walks;
+/// - one spare column per column type for a spatial re-sort (62);
+/// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
+///   the row's cell (4), the re-sort's keys (16) and order (4);
+///
+/// rounded up to 320 for other profiles (the city at 100k: 305) and the allocator's
+/// slack.
+pub const BYTES_PER_AGENT_GRID: u64 = 320;
 
-/// Bytes per agent in steady state with the k-d tree: as with the grid, but kiddo's
-/// tree, built anew every tick, instead of the grid (648 bytes on the flock at
-/// 1,000,000 agents after 41 ticks), rounded up.
-pub const BYTES_PER_AGENT_KDTREE: u64 = 720;
+/// Bytes per agent in steady state with the k-d tree, as estimated before a bulk
+/// spawn: as with the grid, but kiddo's tree, built anew every tick, instead of the
+/// grid's entries; the allocator's reuse of its blocks varies from tick to tick
+/// (390 to 533 bytes on the flock at 200,000 agents, 441 at 1,000,000), so 600.
+pub const BYTES_PER_AGENT_KDTREE: u64 = 600;
 
 /// What a world of `agents` agents on `index` needs, in bytes (an estimate: see
 /// [`BYTES_PER_AGENT_GRID`] and [`BYTES_PER_AGENT_KDTREE`]).
@@ -116,12 +125,12 @@ mod tests {
 
     #[test]
     fn estimates_scale_with_agents_and_index() {
-        assert_eq!(estimate(1_000_000, IndexKind::Grid), 560_000_000);
-        assert_eq!(estimate(2, IndexKind::KdTree), 1_440);
+        assert_eq!(estimate(1_000_000, IndexKind::Grid), 320_000_000);
+        assert_eq!(estimate(2, IndexKind::KdTree), 1_200);
         assert_eq!(estimate(usize::MAX, IndexKind::KdTree), u64::MAX);
         assert_eq!(human(512), "512 bytes");
         assert_eq!(human(3 * 1024 * 1024 / 2), "1.5 MiB");
-        assert_eq!(human(560_000_000), "534.1 MiB");
+        assert_eq!(human(320_000_000), "305.2 MiB");
     }
 
     #[test]
