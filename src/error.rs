@@ -52,6 +52,9 @@ pub enum ThrongError {
     /// The world cannot hold more agents or groups.
     #[error("capacity exceeded: {0}")]
     Capacity(&'static str),
+    /// A snapshot could not be read or does not hold together.
+    #[error("invalid snapshot: {0}")]
+    InvalidSnapshot(String),
     /// The agents asked for would not fit in the memory available (an estimate, see
     /// [`crate::memory`]); nothing was spawned.
     #[error(

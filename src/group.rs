@@ -20,7 +20,7 @@ use crate::combine::Combination;
 use crate::error::{Result, ThrongError};
 
 /// One steering behaviour with its parameters.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Behaviour {
     /// Seek the agent's target.
     Seek,
@@ -289,7 +289,9 @@ fn kernel_check(field: &str, r: std::result::Result<(), String>) -> Result<()> {
 }
 
 /// Index of a path added to a world with [`crate::World::add_path`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct PathId(pub(crate) u32);
 
 impl PathId {
@@ -307,7 +309,7 @@ impl PathId {
 }
 
 /// A behaviour of a group with its weight and (for dithering) its probability.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WeightedBehaviour {
     /// The behaviour.
     pub behaviour: Behaviour,
@@ -371,7 +373,7 @@ impl Default for Facing {
 }
 
 /// The configuration shared by every agent of a group.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GroupConfig {
     /// Name, for reports.
     pub name: String,

@@ -6,7 +6,9 @@ use std::fmt;
 /// crowd is re-sorted; ids don't. A handle whose agent was despawned is *stale*:
 /// every API call with it returns [`crate::ThrongError::UnknownAgent`], even after
 /// its slot is reused (the generation differs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct AgentId {
     pub(crate) index: u32,
     pub(crate) generation: u32,
@@ -48,7 +50,9 @@ impl fmt::Display for AgentId {
 }
 
 /// Index of a group (archetype) in its world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct GroupId(pub(crate) u16);
 
 impl GroupId {
@@ -67,14 +71,14 @@ impl fmt::Display for GroupId {
 
 const NO_ROW: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 struct Slot {
     generation: u32,
     row: u32,
 }
 
 /// Maps handles to rows. Slots are reused after despawn with a bumped generation.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Slots {
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -114,6 +118,26 @@ impl Slots {
         let slot = &mut self.slots[id.index as usize];
         debug_assert_eq!(slot.generation, id.generation);
         slot.row = row;
+    }
+
+    /// Whether these slots are exactly the handles `ids` at their rows (row k holds
+    /// `ids[k]`), every other slot free and listed once in the free list: for a table
+    /// read from outside, such as a snapshot.
+    pub(crate) fn consistent_with(&self, ids: &[AgentId]) -> bool {
+        let live = self.slots.iter().filter(|s| s.row != NO_ROW).count();
+        let rows_match = ids
+            .iter()
+            .enumerate()
+            .all(|(row, &id)| u32::try_from(row).is_ok_and(|r| self.row(id) == Some(r)));
+        let mut listed = vec![false; self.slots.len()];
+        let free_ok = self.free.iter().all(|&i| {
+            let fresh = listed.get(i as usize).is_some_and(|&seen| !seen);
+            if fresh {
+                listed[i as usize] = true;
+            }
+            fresh && self.slots[i as usize].row == NO_ROW
+        });
+        live == ids.len() && rows_match && free_ok && self.free.len() + live == self.slots.len()
     }
 
     /// Free a live handle's slot.

@@ -15,7 +15,7 @@ use crate::error::{finite, finite_vec, non_negative, positive, Result};
 use crate::rng::{agent_rng, AgentRng};
 
 /// What an agent's targeted behaviours (seek, arrive, pursuit, ...) aim at.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     /// No target: targeted behaviours contribute nothing.
     #[default]
@@ -154,7 +154,7 @@ pub(crate) fn validate_target(field: &'static str, t: Target) -> Result<()> {
 
 /// Per-agent behaviour memory: state a behaviour carries from tick to tick. Only
 /// the steering pass writes it, each agent its own row.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Memory {
     /// Wander target in the agent's local frame (x right, y forward).
     pub wander: Vec2,
@@ -163,7 +163,7 @@ pub(crate) struct Memory {
 }
 
 /// The output of the steering pass for one agent.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SteerOut {
     /// Force (steering movement) or desired velocity (kinematic movement).
     pub linear: Vec2,
@@ -177,7 +177,7 @@ pub(crate) struct SteerOut {
 
 /// The struct-of-arrays agent storage. Every column has one entry per live agent;
 /// `push` and `swap_remove` touch every column.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Columns {
     pub id: Vec<AgentId>,
     pub group: Vec<u16>,
@@ -267,6 +267,48 @@ impl Columns {
             };
         }
         for_each_column!(chk);
+    }
+
+    /// Whether every column has one entry per row (the walker column none while no
+    /// group walks): for columns read from outside, such as a snapshot.
+    pub(crate) fn holds_together(&self) -> bool {
+        let n = self.len();
+        let mut ok = self.walker.len() == if self.walking { n } else { 0 };
+        macro_rules! same {
+            (walker) => {};
+            ($col:ident) => {
+                ok &= self.$col.len() == n;
+            };
+        }
+        for_each_column!(same);
+        ok
+    }
+
+    /// The first row holding a value no spawn accepts (a non-finite position,
+    /// velocity, heading, rotation, offset, point target or behaviour memory; a mass
+    /// not > 0; a negative speed, force or radius): for columns read from outside,
+    /// such as a snapshot.
+    pub(crate) fn first_invalid_row(&self) -> Option<usize> {
+        let finite = |v: Vec2| v.is_finite();
+        let target_ok = |t: &Target| !matches!(t, Target::Point(p) if !p.is_finite());
+        (0..self.len()).find(|&r| {
+            let ok = finite(self.pos[r])
+                && finite(self.vel[r])
+                && finite(self.unit_vel[r])
+                && finite(self.offset[r])
+                && finite(self.memory[r].wander)
+                && self.memory[r].path_progress.is_finite()
+                && self.heading[r].is_finite()
+                && self.rotation[r].is_finite()
+                && self.mass[r].is_finite()
+                && self.mass[r] > 0.0
+                && [self.max_speed[r], self.max_force[r], self.radius[r]]
+                    .iter()
+                    .all(|v| v.is_finite() && *v >= 0.0)
+                && target_ok(&self.target[r])
+                && target_ok(&self.target2[r]);
+            !ok
+        })
     }
 
     /// Give every row a walker state (the default), and every row pushed from now on.

@@ -334,7 +334,7 @@ pub fn catmull_rom_centripetal(p0: Vec2, p1: Vec2, p2: Vec2, p3: Vec2, t: f32) -
 
 /// Per-agent state of the approach walker. `Copy` and small (64 bytes), meant to
 /// be one column; start from [`WalkerState::default`] (no waypoint yet).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WalkerState {
     /// The point the walker steers at: the current waypoint, the point on the
     /// spline (spline mode) or the target (final leg). Meaningful when

@@ -25,6 +25,7 @@ mod kernel_x4;
 mod neighbours;
 mod plan;
 mod sight;
+mod snapshot;
 mod steer;
 mod tick;
 
@@ -44,11 +45,12 @@ use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 
 use plan::GroupPlan;
 use sight::SightScratch;
+pub use snapshot::{Snapshot, SNAPSHOT_VERSION};
 use steer::SteerScratch;
 pub use tick::{PhaseTimes, TickStats};
 
 /// World-wide settings.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorldConfig {
     /// Seed of every per-agent random stream. Default 0.
     pub seed: u64,
@@ -297,6 +299,11 @@ impl World {
 
     /// A 64-bit FNV-1a hash of every column's bits, in row order: equal hashes
     /// mean (with overwhelming probability) bitwise equal worlds.
+    ///
+    /// The lockstep desync check: peers that start from the same world (or the same
+    /// [`Snapshot`]) and apply the same inputs before the same ticks have equal hashes
+    /// after every tick, whatever their thread counts; compare them every few ticks
+    /// and resynchronise from a snapshot when they differ.
     #[must_use]
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv::default();
