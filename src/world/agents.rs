@@ -40,6 +40,7 @@ impl World {
             .ok_or(ThrongError::Capacity("agents"))?;
         self.cols.push(id, &spec, self.config.seed, &wander);
         self.disturbed += 1;
+        self.queries.invalidate();
         self.cols.memory[row as usize].path_progress = progress;
         Ok(id)
     }
@@ -57,6 +58,7 @@ impl World {
             self.sighted_by.swap_remove(row);
         }
         self.slots.free(id);
+        self.queries.invalidate();
         Ok(())
     }
 
@@ -197,6 +199,7 @@ impl World {
         finite_vec("position", p)?;
         let row = self.row(id)?;
         self.cols.pos[row] = p;
+        self.queries.invalidate();
         Ok(())
     }
 

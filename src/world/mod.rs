@@ -24,6 +24,7 @@ mod kernel;
 mod kernel_x4;
 mod neighbours;
 mod plan;
+mod queries;
 mod sight;
 mod snapshot;
 mod steer;
@@ -112,6 +113,8 @@ pub struct World {
     /// [`tick::RESORT_AFTER_DISTURBED`], the next tick re-sorts early (with the k-d tree).
     disturbed: usize,
     scratch: Vec<Mutex<SteerScratch>>,
+    /// The index of the gameplay queries, over the current positions.
+    queries: queries::QueryIndex,
     pool: Option<Arc<ThreadPool>>,
     tick: u64,
     last: TickStats,
@@ -145,6 +148,7 @@ impl World {
             order_scratch: OrderScratch::default(),
             disturbed: 0,
             scratch: Vec::new(),
+            queries: queries::QueryIndex::default(),
             pool: None,
             tick: 0,
             last: TickStats::default(),

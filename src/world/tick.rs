@@ -70,6 +70,7 @@ impl World {
     /// else can fail.
     pub fn step(&mut self, dt: f32) -> Result<TickStats> {
         positive("dt", dt)?;
+        self.queries.invalidate();
         let pool = self.pool.clone();
         // The whole tick runs on a worker of the pool, so that each parallel stage
         // starts from inside the pool rather than being handed over from this thread.
