@@ -128,3 +128,44 @@ fn despawns_between_ticks_leave_every_query_about_the_others_as_it_was() {
     }
     assert!(checked_sight > 5, "{checked_sight}");
 }
+
+#[test]
+fn bulk_spawn_and_despawn_are_all_or_nothing_and_clear_empties_the_world() {
+    use throng::prelude::*;
+    let mut w = World::new(WorldConfig::default());
+    let g = w
+        .add_group(GroupConfig::new("g").with(Behaviour::Seek, 1.0))
+        .unwrap();
+    let specs: Vec<AgentSpec> = (0..5)
+        .map(|i| AgentSpec::new(g, Vec2::new(i as f32, 0.0)).with_target(Target::Point(Vec2::ZERO)))
+        .collect();
+    let ids = w.spawn_many(&specs).unwrap();
+    assert_eq!(ids.len(), 5);
+    assert_eq!(w.position(ids[3]).unwrap(), Vec2::new(3.0, 0.0));
+    // One bad spec: none is spawned.
+    let mut bad = specs.clone();
+    bad[2].mass = -1.0;
+    assert!(w.spawn_many(&bad).is_err());
+    assert_eq!(w.len(), 5);
+    // A repeated or dead handle: none is despawned.
+    assert!(matches!(
+        w.despawn_many(&[ids[0], ids[0]]),
+        Err(ThrongError::UnknownAgent(_))
+    ));
+    assert_eq!(w.len(), 5);
+    w.despawn_many(&[ids[1], ids[4]]).unwrap();
+    assert_eq!(w.len(), 3);
+    assert!(matches!(
+        w.despawn_many(&[ids[0], ids[1]]),
+        Err(ThrongError::UnknownAgent(_))
+    ));
+    assert!(w.contains(ids[0]));
+    // Clear: every handle stale, the group stays.
+    w.clear();
+    assert!(w.is_empty());
+    assert!(ids.iter().all(|&id| !w.contains(id)));
+    let again = w.spawn_many(&specs[..2]).unwrap();
+    assert!(again.iter().all(|id| !ids.contains(id)));
+    assert!(format!("{w:?}").contains("agents: 2"));
+    w.step(0.1).unwrap();
+}

@@ -29,7 +29,7 @@ pub enum Target {
 
 /// Everything needed to spawn one agent. Construct with [`AgentSpec::new`] and the
 /// builder methods, or fill the public fields.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AgentSpec {
     /// The agent's group.
     pub group: GroupId,

@@ -45,6 +45,60 @@ impl World {
         Ok(id)
     }
 
+    /// Spawn many agents at once, all or nothing: every spec is checked, and the
+    /// memory for them ([`World::reserve`]), before any is spawned. Handles in the
+    /// order of `specs`.
+    ///
+    /// # Errors
+    /// The first invalid spec's error ([`World::spawn`]'s), or
+    /// [`ThrongError::OutOfMemory`]; nothing is spawned then.
+    pub fn spawn_many(&mut self, specs: &[AgentSpec]) -> Result<Vec<AgentId>> {
+        for spec in specs {
+            spec.validate()?;
+            self.groups
+                .get(spec.group.index())
+                .ok_or(ThrongError::UnknownGroup(spec.group))?;
+            self.check_target(spec.target)?;
+            self.check_target(spec.target2)?;
+        }
+        let rows = self.cols.len().saturating_add(specs.len());
+        if u32::try_from(rows).map_or(true, |r| r == u32::MAX) {
+            return Err(ThrongError::Capacity("agents"));
+        }
+        self.reserve(specs.len())?;
+        specs.iter().map(|&spec| self.spawn(spec)).collect()
+    }
+
+    /// Despawn many agents, all or nothing: every handle is checked first (live, and
+    /// named once).
+    ///
+    /// # Errors
+    /// [`ThrongError::UnknownAgent`] for the first handle that names no live agent
+    /// or repeats an earlier one; nothing is despawned then.
+    pub fn despawn_many(&mut self, ids: &[AgentId]) -> Result<()> {
+        let mut seen = std::collections::HashSet::with_capacity(ids.len());
+        for &id in ids {
+            if !self.contains(id) || !seen.insert(id) {
+                return Err(ThrongError::UnknownAgent(id));
+            }
+        }
+        for &id in ids {
+            self.despawn(id)?;
+        }
+        Ok(())
+    }
+
+    /// Despawn every agent; groups, walls, obstacles and paths stay. Every handle
+    /// given out so far is stale afterwards.
+    pub fn clear(&mut self) {
+        // From the last row: nothing moves.
+        while let Some(&id) = self.cols.id.last() {
+            if self.despawn(id).is_err() {
+                break;
+            }
+        }
+    }
+
     /// Remove an agent. Every other handle stays valid. Agents targeting it lose
     /// their target (it acts as none).
     pub fn despawn(&mut self, id: AgentId) -> Result<()> {

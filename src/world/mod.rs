@@ -86,6 +86,21 @@ impl Default for WorldConfig {
 ///
 /// No global state: any number of worlds may live side by side, each stepping on
 /// the global rayon pool or on a pool it is given ([`World::set_thread_pool`]).
+///
+/// ```
+/// use throng::prelude::*;
+///
+/// let mut world = World::new(WorldConfig { seed: 7, ..WorldConfig::default() });
+/// let arrive = ArriveParams { slowing_radius: 2.0, ..ArriveParams::default() };
+/// let walkers = world.add_group(GroupConfig::new("walkers").with(Behaviour::Arrive(arrive), 1.0))?;
+/// let goal = Vec2::new(10.0, 0.0);
+/// let id = world.spawn(AgentSpec::new(walkers, Vec2::ZERO).with_target(Target::Point(goal)))?;
+/// for _ in 0..600 {
+///     world.step(1.0 / 30.0)?;
+/// }
+/// assert!(world.position(id)?.distance(goal) < 0.1);
+/// # Ok::<(), ThrongError>(())
+/// ```
 pub struct World {
     config: WorldConfig,
     groups: Vec<GroupConfig>,
@@ -118,6 +133,28 @@ pub struct World {
     pool: Option<Arc<ThreadPool>>,
     tick: u64,
     last: TickStats,
+}
+
+impl std::fmt::Debug for World {
+    /// A summary: agents, groups, scene and tick (not every column).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("tick", &self.tick)
+            .field("agents", &self.cols.len())
+            .field(
+                "groups",
+                &self
+                    .groups
+                    .iter()
+                    .map(|g| g.name.as_str())
+                    .collect::<Vec<_>>(),
+            )
+            .field("walls", &self.walls().len())
+            .field("obstacles", &self.obstacles().len())
+            .field("paths", &self.paths.len())
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for World {
