@@ -7,19 +7,19 @@ use crate::error::{Result, ThrongError};
 use crate::spatial::IndexKind;
 
 /// Bytes per agent in steady state with the grid, as estimated before a bulk spawn.
-/// Measured on the flock at 1,000,000 agents after 41 ticks: 280 bytes (RSS), for
+/// Measured on the flock at 1,000,000 agents after 41 ticks: 296 bytes (RSS), for
 ///
-/// - the agent columns, 166 bytes a row: position, velocity and unit velocity (8
+/// - the agent columns, 174 bytes a row: position, velocity and unit velocity (8
 ///   each), heading, rotation, mass, maximum speed and force, radius (4 each), two
 ///   targets (12 each) and an offset (8), handle (8), group (2), random stream (16),
-///   behaviour memory (12), steering output (24); and the handle table. The
-///   approach walker's state (64) only once some group walks;
-/// - one spare column per column type for a spatial re-sort (62);
+///   behaviour memory (12), arrival state (8), steering output (24); and the handle
+///   table. The approach walker's state (64) only once some group walks;
+/// - one spare column per column type for a spatial re-sort (70);
 /// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
 ///   the row's cell (4), the re-sort's keys (16) and order (4);
 ///
-/// rounded up to 320 for other profiles (the city at 100k: 305) and the allocator's
-/// slack.
+/// rounded up to 320 for other profiles (the city at 100k: about 315) and the
+/// allocator's slack.
 pub const BYTES_PER_AGENT_GRID: u64 = 320;
 
 /// Bytes per agent in steady state with the k-d tree, as estimated before a bulk

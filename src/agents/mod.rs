@@ -13,6 +13,7 @@ use crate::behaviours::approach::WalkerState;
 use crate::behaviours::wander::{initial_wander_target, WanderParams};
 use crate::error::{finite, finite_vec, non_negative, positive, Result};
 use crate::rng::{agent_rng, AgentRng};
+use crate::world::arrival::ArrivalMemory;
 
 /// What an agent's targeted behaviours (seek, arrive, pursuit, ...) aim at.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -199,6 +200,8 @@ pub(crate) struct Columns {
     /// The approach walker's state: one per row once some group walks
     /// ([`Self::start_walking`]), empty until then (64 bytes a row saved).
     pub walker: Vec<WalkerState>,
+    /// Arrival state, updated after every tick.
+    pub arrival: Vec<ArrivalMemory>,
     pub out: Vec<SteerOut>,
     /// Whether `walker` holds a row per agent.
     pub walking: bool,
@@ -215,6 +218,7 @@ pub(crate) struct SpareColumns {
     rng: Vec<AgentRng>,
     memory: Vec<Memory>,
     walker: Vec<WalkerState>,
+    arrival: Vec<ArrivalMemory>,
 }
 
 /// A re-sort hands each worker at least this many rows of a column (smaller worlds
@@ -242,6 +246,7 @@ macro_rules! for_each_column {
         $m!(rng);
         $m!(memory);
         $m!(walker);
+        $m!(arrival);
         $m!(out);
     }};
 }
@@ -298,6 +303,7 @@ impl Columns {
                 && finite(self.offset[r])
                 && finite(self.memory[r].wander)
                 && self.memory[r].path_progress.is_finite()
+                && self.arrival[r].slow_for.is_finite()
                 && self.heading[r].is_finite()
                 && self.rotation[r].is_finite()
                 && self.mass[r].is_finite()
@@ -366,6 +372,7 @@ impl Columns {
         if self.walking {
             self.walker.push(WalkerState::default());
         }
+        self.arrival.push(ArrivalMemory::spawned(spec.target));
         self.out.push(SteerOut::default());
         self.check();
     }
@@ -463,6 +470,9 @@ impl Columns {
             };
             (memory) => {
                 gather!(memory, memory);
+            };
+            (arrival) => {
+                gather!(arrival, arrival);
             };
         }
         for_each_column!(permute);

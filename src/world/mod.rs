@@ -18,6 +18,7 @@
 //! which column.
 
 mod agents;
+pub(crate) mod arrival;
 mod avoid;
 mod integrate;
 mod kernel;
@@ -44,6 +45,7 @@ use crate::integrate::Integrator;
 use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 
+pub use arrival::{Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION};
 use plan::GroupPlan;
 use sight::SightScratch;
 pub use snapshot::{Snapshot, SNAPSHOT_VERSION};
@@ -128,6 +130,8 @@ pub struct World {
     /// [`tick::RESORT_AFTER_DISTURBED`], the next tick re-sorts early (with the k-d tree).
     disturbed: usize,
     scratch: Vec<Mutex<SteerScratch>>,
+    /// The arrival changes of the last tick.
+    arrival_events: Vec<ArrivalEvent>,
     /// The index of the gameplay queries, over the current positions.
     queries: queries::QueryIndex,
     pool: Option<Arc<ThreadPool>>,
@@ -185,6 +189,7 @@ impl World {
             order_scratch: OrderScratch::default(),
             disturbed: 0,
             scratch: Vec::new(),
+            arrival_events: Vec::new(),
             queries: queries::QueryIndex::default(),
             pool: None,
             tick: 0,

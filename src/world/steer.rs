@@ -207,6 +207,7 @@ impl World {
             walker,
             out,
             walking: _,
+            arrival: _,
         } = &mut self.cols;
         let ctx = SteerCtx {
             id,

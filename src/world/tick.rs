@@ -90,7 +90,11 @@ impl World {
         timed(&mut t.index_ns, || self.rebuild_index());
         timed(&mut t.sight_ns, || self.mark_leader_sight());
         let neighbours = timed(&mut t.steer_ns, || self.steer(dt));
-        let moved = timed(&mut t.integrate_ns, || self.integrate(dt));
+        let moved = timed(&mut t.integrate_ns, || {
+            let moved = self.integrate(dt);
+            self.update_arrival(dt);
+            moved
+        });
         t.total_ns = elapsed_ns(start);
 
         self.tick += 1;

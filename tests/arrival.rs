@@ -1,0 +1,92 @@
+//! Arrival states and events in small scenes: walkers arriving report it once, an
+//! agent held by a wall short of its goal becomes stuck, and the events are the same
+//! on any thread count.
+mod common;
+
+use glam::Vec2;
+use throng::behaviours::targeting::ArriveParams;
+use throng::scene::Wall;
+use throng::world::{Arrival, ArrivalEvent};
+use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
+
+const DT: f32 = 1.0 / 30.0;
+
+fn scene(threads: usize) -> (World, Vec<AgentId>, AgentId, AgentId) {
+    let mut w = World::new(WorldConfig {
+        seed: 3,
+        ..WorldConfig::default()
+    });
+    w.set_thread_pool(Some(common::pool(threads)));
+    let arrive = ArriveParams {
+        slowing_radius: 2.0,
+        ..ArriveParams::default()
+    };
+    let g = w
+        .add_group(GroupConfig::new("walkers").with(Behaviour::Arrive(arrive), 1.0))
+        .unwrap();
+    // A wall across x = 20 from y = -50 to 50.
+    w.set_walls(&[Wall::new(Vec2::new(20.0, -50.0), Vec2::new(20.0, 50.0)).unwrap()])
+        .unwrap();
+    let walkers: Vec<AgentId> = (0..12)
+        .map(|i| {
+            let at = Vec2::new(0.0, i as f32 * 3.0);
+            let spec = AgentSpec::new(g, at)
+                .with_radius(0.5)
+                .with_target(Target::Point(at + Vec2::new(8.0, 1.0)));
+            w.spawn(spec).unwrap()
+        })
+        .collect();
+    let blocked = w
+        .spawn(
+            AgentSpec::new(g, Vec2::new(15.0, -10.0))
+                .with_target(Target::Point(Vec2::new(30.0, -10.0))),
+        )
+        .unwrap();
+    let idle = w.spawn(AgentSpec::new(g, Vec2::new(-5.0, -5.0))).unwrap();
+    (w, walkers, blocked, idle)
+}
+
+fn run(
+    threads: usize,
+) -> (
+    World,
+    Vec<AgentId>,
+    AgentId,
+    AgentId,
+    Vec<(u64, ArrivalEvent)>,
+) {
+    let (mut w, walkers, blocked, idle) = scene(threads);
+    let mut events = Vec::new();
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+        events.extend(w.arrival_events().iter().map(|&e| (w.tick(), e)));
+    }
+    (w, walkers, blocked, idle, events)
+}
+
+#[test]
+fn walkers_arrive_once_and_a_blocked_agent_becomes_stuck() {
+    let (w, walkers, blocked, idle, events) = run(1);
+    for &id in &walkers {
+        assert_eq!(w.arrival(id).unwrap(), Arrival::Arrived);
+        let arrived: Vec<_> = events
+            .iter()
+            .filter(|(_, e)| e.agent == id && e.to == Arrival::Arrived)
+            .collect();
+        assert_eq!(arrived.len(), 1, "{id}: {arrived:?}");
+        assert_eq!(arrived[0].1.from, Arrival::Moving);
+    }
+    assert_eq!(w.arrival(blocked).unwrap(), Arrival::Stuck);
+    let stuck_at = events
+        .iter()
+        .find(|(_, e)| e.agent == blocked && e.to == Arrival::Stuck)
+        .map(|&(t, _)| t)
+        .expect("a stuck event");
+    // Held at the wall after a couple of seconds, stuck five seconds later.
+    assert!((150..=400).contains(&stuck_at), "stuck at tick {stuck_at}");
+    assert_eq!(w.arrival(idle).unwrap(), Arrival::NoTarget);
+    assert!(events.iter().all(|(_, e)| e.agent != idle));
+    assert_eq!(w.arrivals().len(), w.len());
+    // The same events on two threads.
+    assert_eq!(run(2).4, events);
+}
