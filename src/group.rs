@@ -20,6 +20,18 @@ use crate::combine::Combination;
 use crate::error::{Result, ThrongError};
 
 /// One steering behaviour with its parameters.
+///
+/// ```
+/// use throng::prelude::*;
+///
+/// let arrive = Behaviour::Arrive(ArriveParams { slowing_radius: 3.0, ..ArriveParams::default() });
+/// let wander = Behaviour::Wander(WanderParams::default());
+/// let walkers = GroupConfig::new("walkers").with(arrive, 1.0).with(wander, 0.2);
+/// assert!(World::default().add_group(walkers).is_ok());
+/// // Parameters are checked when the group is added.
+/// let bad = Behaviour::Arrive(ArriveParams { slowing_radius: f32::NAN, ..ArriveParams::default() });
+/// assert!(World::default().add_group(GroupConfig::new("bad").with(bad, 1.0)).is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Behaviour {
     /// Seek the agent's target.
@@ -372,7 +384,23 @@ impl Default for Facing {
     }
 }
 
-/// The configuration shared by every agent of a group.
+/// The configuration shared by every agent of a group: its behaviours and their
+/// weights, how they combine, whom its agents perceive.
+///
+/// ```
+/// use throng::prelude::*;
+///
+/// // Boids: separation, alignment and cohesion among the 12 nearest within 4 units.
+/// let birds = GroupConfig::new("birds")
+///     .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+///     .with(Behaviour::Alignment, 0.6)
+///     .with(Behaviour::Cohesion, 0.5)
+///     .neighbours(4.0, 12);
+/// let mut world = World::default();
+/// let g = world.add_group(birds)?;
+/// assert_eq!(world.group(g).unwrap().behaviours.len(), 3);
+/// # Ok::<(), ThrongError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GroupConfig {
     /// Name, for reports.

@@ -16,6 +16,20 @@ use crate::rng::{agent_rng, AgentRng};
 use crate::world::arrival::ArrivalMemory;
 
 /// What an agent's targeted behaviours (seek, arrive, pursuit, ...) aim at.
+///
+/// ```
+/// use throng::prelude::*;
+///
+/// let mut world = World::default();
+/// let g = world.add_group(GroupConfig::new("g").with(Behaviour::Seek, 1.0))?;
+/// let leader = world.spawn(AgentSpec::new(g, Vec2::ZERO).with_target(Target::Point(Vec2::X * 50.0)))?;
+/// // Follows the leader by handle, wherever it goes; a despawned target acts as none.
+/// let chaser = world.spawn(AgentSpec::new(g, Vec2::Y * 5.0).with_target(Target::Agent(leader)))?;
+/// world.despawn(leader)?;
+/// world.step(0.1)?;
+/// assert_eq!(world.target(chaser)?, Target::Agent(leader));
+/// # Ok::<(), ThrongError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     /// No target: targeted behaviours contribute nothing.
@@ -30,6 +44,22 @@ pub enum Target {
 
 /// Everything needed to spawn one agent. Construct with [`AgentSpec::new`] and the
 /// builder methods, or fill the public fields.
+///
+/// ```
+/// use throng::prelude::*;
+///
+/// let mut world = World::default();
+/// let g = world.add_group(GroupConfig::new("g").with(Behaviour::Seek, 1.0))?;
+/// let spec = AgentSpec::new(g, Vec2::new(3.0, 4.0))
+///     .with_radius(0.4)
+///     .with_limits(1.0, 2.5, 6.0) // mass, maximum speed, maximum force
+///     .with_target(Target::Point(Vec2::ZERO));
+/// let id = world.spawn(spec)?;
+/// assert_eq!(world.position(id)?, Vec2::new(3.0, 4.0));
+/// // Invalid values are refused, naming the field.
+/// assert!(world.spawn(AgentSpec { mass: 0.0, ..spec }).is_err());
+/// # Ok::<(), ThrongError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AgentSpec {
     /// The agent's group.
