@@ -169,3 +169,50 @@ fn bulk_spawn_and_despawn_are_all_or_nothing_and_clear_empties_the_world() {
     assert!(format!("{w:?}").contains("agents: 2"));
     w.step(0.1).unwrap();
 }
+
+#[test]
+fn in_place_changes_keep_the_handle() {
+    use throng::behaviours::targeting::FleeParams;
+    use throng::prelude::*;
+    let mut w = World::new(WorldConfig::default());
+    let seekers = w
+        .add_group(GroupConfig::new("seekers").with(Behaviour::Seek, 1.0))
+        .unwrap();
+    let fleers = w
+        .add_group(GroupConfig::new("fleers").with(Behaviour::Flee(FleeParams::default()), 1.0))
+        .unwrap();
+    let goal = Vec2::new(10.0, 0.0);
+    let id = w
+        .spawn(AgentSpec::new(seekers, Vec2::ZERO).with_target(Target::Point(goal)))
+        .unwrap();
+    for _ in 0..30 {
+        w.step(0.05).unwrap();
+    }
+    let closer = w.position(id).unwrap().distance(goal);
+    assert!(closer < 10.0);
+    // Now it flees the same point, under the same handle.
+    w.set_agent_group(id, fleers).unwrap();
+    w.set_radius(id, 0.9).unwrap();
+    w.set_offset(id, Vec2::new(1.0, 0.0)).unwrap();
+    for _ in 0..60 {
+        w.step(0.05).unwrap();
+    }
+    assert_eq!(w.agent_group(id).unwrap(), fleers);
+    assert_eq!(w.radii()[w.row(id).unwrap()], 0.9);
+    assert!(w.position(id).unwrap().distance(goal) > closer);
+    // Bad values and unknown groups are refused, the agent unchanged.
+    assert!(w.set_radius(id, -1.0).is_err());
+    assert!(w.set_radius(id, f32::NAN).is_err());
+    assert!(w.set_offset(id, Vec2::NAN).is_err());
+    let mut other = World::default();
+    for name in ["a", "b", "c"] {
+        other.add_group(GroupConfig::new(name)).unwrap();
+    }
+    let unknown = other.add_group(GroupConfig::new("d")).unwrap();
+    assert!(matches!(
+        w.set_agent_group(id, unknown),
+        Err(ThrongError::UnknownGroup(_))
+    ));
+    assert_eq!(w.agent_group(id).unwrap(), fleers);
+    assert_eq!(w.radii()[w.row(id).unwrap()], 0.9);
+}

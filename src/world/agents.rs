@@ -323,6 +323,53 @@ impl World {
         Ok(())
     }
 
+    /// Set an agent's body radius (between ticks); its handle stays.
+    ///
+    /// # Errors
+    /// A negative or non-finite radius; an unknown handle.
+    pub fn set_radius(&mut self, id: AgentId, radius: f32) -> Result<()> {
+        crate::error::non_negative("radius", radius)?;
+        let row = self.row(id)?;
+        self.cols.radius[row] = radius;
+        Ok(())
+    }
+
+    /// Set an agent's formation offset (offset pursuit); its handle stays.
+    ///
+    /// # Errors
+    /// A non-finite offset; an unknown handle.
+    pub fn set_offset(&mut self, id: AgentId, offset: Vec2) -> Result<()> {
+        finite_vec("offset", offset)?;
+        let row = self.row(id)?;
+        self.cols.offset[row] = offset;
+        Ok(())
+    }
+
+    /// Move an agent to another group (between ticks); its handle, body, targets and
+    /// motion stay. What the new group's behaviours carry from tick to tick starts
+    /// afresh where it belonged to the old group's: the walker's plan is dropped, and
+    /// the distance along the new group's path is that of the agent's position.
+    ///
+    /// # Errors
+    /// An unknown group or handle.
+    pub fn set_agent_group(&mut self, id: AgentId, group: GroupId) -> Result<()> {
+        let config = self
+            .groups
+            .get(group.index())
+            .ok_or(ThrongError::UnknownGroup(group))?;
+        let row = self.row(id)?;
+        let progress = config.path().map_or(0.0, |(path, _)| {
+            let p = &self.paths[path.index()];
+            p.project(self.cols.pos[row], 0.0, p.length()).0
+        });
+        self.cols.group[row] = group.0;
+        self.cols.memory[row].path_progress = progress;
+        if let Some(w) = self.cols.walker.get_mut(row) {
+            *w = crate::behaviours::approach::WalkerState::default();
+        }
+        Ok(())
+    }
+
     /// Set an agent's mass, maximum speed and maximum force.
     pub fn set_limits(
         &mut self,
