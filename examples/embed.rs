@@ -12,6 +12,7 @@ use throng::behaviours::leader::LeaderParams;
 use throng::behaviours::walls::WallAvoidanceParams;
 use throng::combine::Combination;
 use throng::scene::Wall;
+use throng::world::Arrival;
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
 
 /// The host's own entity type.
@@ -100,6 +101,7 @@ fn main() -> Result<(), throng::ThrongError> {
     }
 
     let dt = 1.0 / 60.0;
+    let (mut near, mut arrivals) = (Vec::new(), 0);
     for frame in 0..1_200 {
         // The game moves the player along a figure of eight; throng steers the rest.
         let t = frame as f32 * dt;
@@ -121,6 +123,28 @@ fn main() -> Result<(), throng::ThrongError> {
             }
         }
         world.step(dt)?;
+
+        // Arrival events: the guards' standing with the player they follow (arrived
+        // when one touches the player, stuck when one is pinned for 5 s).
+        for e in world.arrival_events() {
+            if e.to != Arrival::Moving {
+                arrivals += 1;
+            }
+        }
+        // Gameplay queries: who stands within 10 units of the player (an aura, a
+        // shout), nearest first, and the nearest other agent.
+        if frame % 300 == 299 {
+            let at = world.position(player)?;
+            world.agents_within(at, 10.0, None, &mut near)?;
+            let nearest = world.nearest_agent(at, f32::INFINITY, Some(player))?;
+            let name = nearest
+                .and_then(|id| npcs.get(&id.to_bits()))
+                .map_or("nobody", |n| n.name.as_str());
+            println!(
+                "frame {frame}: {} agents within 10 of the player, nearest {name}",
+                near.len()
+            );
+        }
     }
 
     // Read back by handle for the host's renderer.
@@ -140,6 +164,7 @@ fn main() -> Result<(), throng::ThrongError> {
             p.distance(lead)
         );
     }
+    println!("{arrivals} arrival events (a guard reaching or pinned beside the player)");
     let stats = world.last_stats();
     println!(
         "{} agents, last tick {:.3} ms, {} wall crossings prevented in it",
