@@ -1,4 +1,4 @@
-//! The textbook loop of the seeds: separation (seed 002's formula) plus seek,
+//! The textbook loop: separation (the leader-following tutorial's formula) plus seek,
 //! every agent against every other, array of structs, one thread. The gain of
 //! the index and the parallel pass is the ratio to `scaling`'s flock.
 
@@ -27,7 +27,7 @@ fn truncate(v: Vec2, max: f32) -> Vec2 {
 }
 
 /// One tick of the O(n²) loop: forces from the state at the start of the tick,
-/// then the seeds' update.
+/// then the textbook update.
 fn tick(boids: &mut [Boid], forces: &mut Vec<Vec2>, goal: Vec2, dt: f32) {
     forces.clear();
     for (i, me) in boids.iter().enumerate() {

@@ -40,7 +40,7 @@ fn main() -> Result<(), throng::ThrongError> {
     world.set_walls(&walls)?;
 
     // The player's avatar is an agent the host drives directly; a squad follows
-    // it (seed 002), and villagers give way when in its sight.
+    // it (the leader-following tutorial), and villagers give way when in its sight.
     let player_group = world.add_group(GroupConfig::new("player"))?;
     let squad_group = world.add_group(
         GroupConfig::new("squad")

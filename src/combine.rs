@@ -1,6 +1,6 @@
 //! Combining several behaviours into one steering force.
 //!
-//! * [`Combination::WeightedSum`] — seed 002: sum `weight * force` over all
+//! * [`Combination::WeightedSum`] — the leader-following tutorial: sum `weight * force` over all
 //!   behaviours, truncate to the maximum force.
 //! * [`Combination::Prioritized`] — Buckland's prioritized truncated running sum:
 //!   behaviours in priority order each add `weight * force` until the force
@@ -21,7 +21,7 @@ use crate::rng::uniform01;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Combination {
-    /// Weighted truncated sum (seed 002).
+    /// Weighted truncated sum (the leader-following tutorial).
     #[default]
     WeightedSum,
     /// Prioritized truncated running sum (Buckland).

@@ -52,7 +52,7 @@ pub enum Behaviour {
     Cohesion,
     /// Match the neighbours' heading.
     Alignment,
-    /// Seed 000: approach the target by random converging waypoints.
+    /// The randomized approach walker: approach the target by random converging waypoints.
     Approach(ApproachParams),
     /// Millington's align: turn to the target agent's heading (angular).
     Align(AlignParams),
@@ -71,7 +71,7 @@ pub enum Behaviour {
     KinematicArrive(KinematicArriveParams),
     /// Kinematic wander (kinematic groups only).
     KinematicWander(KinematicWanderParams),
-    /// Seed 001: three feelers push away from the walls they cross.
+    /// The Reynolds/Buckland steering tutorial: three feelers push away from the walls they cross.
     WallAvoidance(WallAvoidanceParams),
     /// Steer around circular obstacles in a detection box ahead.
     ObstacleAvoidance(ObstacleAvoidanceParams),
@@ -88,7 +88,7 @@ pub enum Behaviour {
     Hide(HideParams),
     /// Keep the agent's formation offset (in the target agent's frame).
     OffsetPursuit(OffsetPursuitParams),
-    /// Seed 002: follow the target agent as leader — arrive behind it, evade it
+    /// The leader-following tutorial: follow the target agent as leader — arrive behind it, evade it
     /// when in its sight, keep apart from the other followers.
     LeaderFollow {
         /// Behind distance, sight radius, slowing radius, evasion.
@@ -351,7 +351,7 @@ pub enum Movement {
     /// Behaviours output forces; the integrator turns them into motion.
     #[default]
     Steering,
-    /// Behaviours output velocities directly (seed 003's kinematic movement);
+    /// Behaviours output velocities directly (Millington's kinematic movement);
     /// position and heading advance with the average of the old and new
     /// velocity and rotation. Only kinematic behaviours are allowed.
     Kinematic,
@@ -362,10 +362,10 @@ pub enum Movement {
 #[serde(default, deny_unknown_fields)]
 pub struct Facing {
     /// Rate (1/s) at which the heading eases toward the velocity: each tick it
-    /// covers `min(1, turn_rate * dt)` of the remaining angle (seed 001 uses
+    /// covers `min(1, turn_rate * dt)` of the remaining angle (the Reynolds/Buckland steering tutorial uses
     /// `slerp(forward, velocity, dt)`, a rate of 1). Default 8.
     pub turn_rate: f32,
-    /// Below this speed the heading is left alone (seed 001: |v|^2 > 0.01, so
+    /// Below this speed the heading is left alone (the Reynolds/Buckland steering tutorial: |v|^2 > 0.01, so
     /// 0.1). Default 0.1.
     pub min_speed: f32,
     /// Groups with angular behaviours (align, face, look-where-you're-going)

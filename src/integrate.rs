@@ -6,11 +6,11 @@
 //!
 //! | integrator | velocity | position |
 //! |---|---|---|
-//! | [`Integrator::SemiImplicitEuler`] (seeds 001, 002) | `v' = v + a dt` | `p' = p + v' dt` |
-//! | [`Integrator::NewtonEuler1`] (seed 003, first order) | `v' = v + a dt` | `p' = p + v dt` |
-//! | [`Integrator::Exact`] (seed 003, constant acceleration) | `v' = v + a dt` | `p' = p + (v + v')/2 dt` |
+//! | [`Integrator::SemiImplicitEuler`] (the Reynolds/Buckland and leader-following tutorials) | `v' = v + a dt` | `p' = p + v' dt` |
+//! | [`Integrator::NewtonEuler1`] (Millington's kinematics, first order) | `v' = v + a dt` | `p' = p + v dt` |
+//! | [`Integrator::Exact`] (Millington's kinematics, constant acceleration) | `v' = v + a dt` | `p' = p + (v + v')/2 dt` |
 //!
-//! While the speed limit is not hit, the exact form equals seed 003's
+//! While the speed limit is not hit, the exact form equals Millington's
 //! `p + v dt + a dt²/2`; when it is hit, it integrates the clamped velocity
 //! instead of overshooting the limit. Orientation follows the same rule with the
 //! rotation and angular acceleration. Kinematic groups advance with the
@@ -34,7 +34,7 @@ pub enum Integrator {
     /// Millington's Newton-Euler-1: position with the old velocity, dropping the
     /// `dt²/2` term.
     NewtonEuler1,
-    /// Exact under constant acceleration (seed 003 with the `dt²/2` terms).
+    /// Exact under constant acceleration (Millington's kinematics with the `dt²/2` terms).
     Exact,
 }
 
@@ -112,7 +112,7 @@ pub fn integrate_angular(
     (wrap_angle(new_heading), new_rot)
 }
 
-/// Ease a heading toward the direction of `vel` (seed 001's
+/// Ease a heading toward the direction of `vel` (the Reynolds/Buckland steering tutorial's
 /// `forward = slerp(forward, velocity, dt)`, at `turn_rate`): covers
 /// `min(1, turn_rate * dt)` of the shortest angle. Unchanged below `min_speed`.
 #[inline]

@@ -1,4 +1,4 @@
-//! The randomized approach walker (seed 000): approach a target through a sequence
+//! The randomized approach walker: approach a target through a sequence
 //! of random waypoints that converge on it.
 //!
 //! Each waypoint is a step of about half the remaining distance (clamped to
@@ -7,12 +7,12 @@
 //! either side at or beyond `aggro_radius`, shrinking linearly to 0 at the target.
 //! Within `min_step` of the target the walker goes straight for it.
 //!
-//! [`pick_next_waypoint`] is the seed's procedure; [`approach_step`] drives an agent
+//! [`pick_next_waypoint`] is the original sample's procedure; [`approach_step`] drives an agent
 //! with it (one [`WalkerState`] per agent), either waypoint by waypoint or, as the
 //! seed suggests for more natural motion, along a centripetal Catmull-Rom spline
 //! through a few waypoints picked ahead ([`catmull_rom_centripetal`]).
 //!
-//! The seed seeds its generator from the clock; here every draw comes from the
+//! The original sample seeds its generator from the clock; here every draw comes from the
 //! caller's generator, so a fixed seed replays the same walk.
 
 use std::f32::consts::FRAC_PI_4;
@@ -27,7 +27,7 @@ use crate::math::{lerp, rotate_cw, EPS_LEN};
 use crate::rng::{coin, uniform};
 
 /// The widest the random cone gets: π/4 either side of the straight line (the
-/// seed's `lerp(0, π/2, 1) * 0.5`), at or beyond the aggro radius.
+/// original sample's `lerp(0, π/2, 1) * 0.5`), at or beyond the aggro radius.
 pub const MAX_HALF_FOV: f32 = FRAC_PI_4;
 
 /// The most waypoints a spline plan holds (besides its starting point).
@@ -37,13 +37,13 @@ pub const MAX_SPLINE_POINTS: usize = 5;
 /// an eighth of a segment (at most `max_step / 8` units) each time it is reached.
 const SPLINE_SAMPLES: u8 = 8;
 
-/// Parameters of the approach walker. Defaults are the seed's where it has them.
+/// Parameters of the approach walker. Defaults are the original sample's where it has them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ApproachParams {
     /// Distance (units) at and beyond which the random cone is widest (45 degrees
     /// either side); it narrows linearly to zero at the target. Default 30 (the
-    /// seed's `walkerAggroRadius`). Infinite means no wobble at all; a
+    /// original sample's `walkerAggroRadius`). Infinite means no wobble at all; a
     /// non-positive value means the widest cone everywhere.
     pub aggro_radius: f32,
     /// Shortest step (units); the walker goes straight to the target once it is
@@ -66,7 +66,7 @@ pub struct ApproachParams {
     /// this radius.
     pub slowing_radius: f32,
     /// Follow a centripetal Catmull-Rom spline through waypoints picked ahead
-    /// instead of going from waypoint to waypoint. Default false (the seed's walk).
+    /// instead of going from waypoint to waypoint. Default false (the original sample's walk).
     pub spline: bool,
     /// Waypoints picked ahead for each spline plan, from 1 to
     /// [`MAX_SPLINE_POINTS`] (clamped into that range). Default 4.
@@ -135,9 +135,9 @@ impl ApproachParams {
     }
 }
 
-/// The step the seed takes from `distance` away:
+/// The step the original sample takes from `distance` away:
 /// `clamp(distance * step_fraction, min_step, max_step)` (with `min_step` winning
-/// when the bounds cross, as in the seed's `MathHelper.Clamp`). May be non-finite
+/// when the bounds cross, as in the original sample's `MathHelper.Clamp`). May be non-finite
 /// or non-positive for parameters that fail [`ApproachParams::validate`].
 #[must_use]
 pub fn step_length(distance: f32, params: &ApproachParams) -> f32 {
@@ -204,7 +204,7 @@ pub fn max_half_fov(distance: f32, params: &ApproachParams) -> f32 {
     }
 }
 
-/// The seed's pick, also saying whether the pick is the target itself.
+/// The original sample's pick, also saying whether the pick is the target itself.
 fn pick<R: Rng + ?Sized>(
     walker: Vec2,
     target: Vec2,
@@ -234,7 +234,7 @@ fn pick<R: Rng + ?Sized>(
     (walker + rotate_cw(dir * step, signed), false)
 }
 
-/// Seed 000's `PickRandomTarget`: the next waypoint for a walker at `walker`
+/// The randomized approach walker's `PickRandomTarget`: the next waypoint for a walker at `walker`
 /// approaching `target`.
 ///
 /// 1. `dir = normalize(target - walker)`, `distance = |target - walker|`;

@@ -55,7 +55,7 @@ impl Neighbour {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeparationKind {
-    /// Seed 002: `-normalize(mean(other - me)) * strength` — a push of constant
+    /// The leader-following tutorial: `-normalize(mean(other - me)) * strength` — a push of constant
     /// size away from the neighbours' centre.
     Average,
     /// Reynolds/Buckland: `sum(normalize(me - other) / |me - other|) * strength` —
@@ -70,7 +70,7 @@ pub enum SeparationKind {
 pub struct SeparationParams {
     /// The formula.
     pub kind: SeparationKind,
-    /// Scale of the result; for `average` this is seed 002's `MAX_SEPARATION`.
+    /// Scale of the result; for `average` this is the leader-following tutorial's `MAX_SEPARATION`.
     /// Default 2.
     pub strength: f32,
     /// Only neighbours closer than this count (units); infinite by default, so

@@ -1,10 +1,10 @@
 //! Kinematic (velocity-output) movement: seek, flee, arrive and wander after
-//! Millington, *AI for Games* §3.2 (seed 003).
+//! Millington, *AI for Games* §3.2.
 //!
 //! A kinematic behaviour does not return a force: it returns the velocity and
 //! rotation the agent should have *now* ([`KinematicOutput`]), optionally with an
-//! orientation to snap to. [`kinematic_update`] applies such an output with the
-//! seed's averaged update:
+//! orientation to snap to. [`kinematic_update`] applies such an output with
+//! Millington's averaged update:
 //!
 //! ```text
 //! position    += (old_velocity + new_velocity) / 2 * dt
@@ -22,7 +22,7 @@ use super::AgentState;
 use crate::math::{heading_to_vec, normalize_or_zero, vec_to_heading, wrap_angle, EPS_LEN_SQ};
 use crate::rng::binomial;
 
-/// Seed 003's kinematic steering output: the velocity and rotation the agent
+/// Millington's kinematic steering output: the velocity and rotation the agent
 /// should move with, and optionally an orientation to take at once.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct KinematicOutput {
@@ -64,7 +64,7 @@ fn moving(velocity: Vec2) -> KinematicOutput {
 ///
 /// At the target (closer than [`crate::math::EPS_LEN`]) the velocity is zero and the
 /// heading is kept. Away from it the agent moves at full speed until it passes the
-/// target, so it overshoots and jitters there (the seed's remark); use
+/// target, so it overshoots and jitters there (Millington's remark); use
 /// [`kinematic_arrive`] to stop.
 #[must_use]
 pub fn kinematic_seek(me: &AgentState, target: Vec2) -> KinematicOutput {
@@ -90,12 +90,12 @@ pub fn kinematic_flee(me: &AgentState, threat: Vec2) -> KinematicOutput {
     moving(away * speed_limit(me))
 }
 
-/// Parameters of [`kinematic_arrive`]. Defaults are seed 003's.
+/// Parameters of [`kinematic_arrive`]. Defaults are Millington's.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct KinematicArriveParams {
     /// Within this distance of the target (units) the agent stops. Default 10,
-    /// the seed's (it compares squared lengths with 100); the seed's agents move
+    /// Millington's (it compares squared lengths with 100); Millington's agents move
     /// at tens of units per second, so scale it down for small, slow agents.
     pub satisfaction_radius: f32,
     /// The time (seconds) in which the agent would cover the remaining distance:
@@ -149,7 +149,7 @@ pub(crate) fn rate_over_time(delta: Vec2, time: f32, max: f32) -> Vec2 {
     normalize_or_zero(delta) * max
 }
 
-/// Kinematic arrive (seed 003): inside `satisfaction_radius` the agent stops
+/// Kinematic arrive (Millington's kinematics): inside `satisfaction_radius` the agent stops
 /// (zero velocity, heading kept); outside it
 /// `velocity = (target - pos) / time_to_target`, clamped to `max_speed`, facing the
 /// direction of motion. Always finite (see [`KinematicArriveParams`] for
@@ -172,13 +172,13 @@ pub fn kinematic_arrive(
     ))
 }
 
-/// Parameters of [`kinematic_wander`]. Defaults are seed 003's.
+/// Parameters of [`kinematic_wander`]. Defaults are Millington's.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct KinematicWanderParams {
     /// Largest rotation (radians per second); the rotation is
     /// `binomial() * max_rotation`, in `(-2, 2) * max_rotation`. Default π
-    /// (180 degrees per second, the seed's value). A non-finite value gives no
+    /// (180 degrees per second, Millington's value). A non-finite value gives no
     /// rotation.
     pub max_rotation: f32,
 }
@@ -204,7 +204,7 @@ impl KinematicWanderParams {
     }
 }
 
-/// Kinematic wander (seed 003): move at full speed along the current heading,
+/// Kinematic wander (Millington's kinematics): move at full speed along the current heading,
 /// `velocity = max_speed * heading_to_vec(heading)`, and turn by
 /// `rotation = binomial() * max_rotation` (a triangular draw on (-2, 2), so small
 /// turns are the most likely). Draws two numbers from `rng`.
@@ -231,7 +231,7 @@ pub fn kinematic_wander<R: Rng + ?Sized>(
     }
 }
 
-/// Apply a kinematic output over `dt` seconds with seed 003's averaged update and
+/// Apply a kinematic output over `dt` seconds with Millington's averaged update and
 /// return `(position, heading, velocity, rotation)`:
 ///
 /// - `position + (old_vel + out.velocity) / 2 * dt`;
@@ -329,7 +329,7 @@ mod tests {
         let out = kinematic_arrive(&fast, Vec2::new(0.0, 20.0), &p);
         assert!(close(out.velocity, Vec2::new(0.0, 80.0)));
         assert_eq!(out.heading, Some(0.0));
-        // Max speed 50 (the seed's) clamps it to (0,50).
+        // Max speed 50 (Millington's) clamps it to (0,50).
         let seed = agent(Vec2::ZERO, 1.0, 50.0);
         let out = kinematic_arrive(&seed, Vec2::new(0.0, 20.0), &p);
         assert!(close(out.velocity, Vec2::new(0.0, 50.0)));
@@ -395,7 +395,7 @@ mod tests {
 
     #[test]
     fn arrive_loop_stops_inside_the_radius() {
-        // The seed's setup: max speed 50, target 200 ahead, 60 Hz.
+        // Millington's setup: max speed 50, target 200 ahead, 60 Hz.
         let p = KinematicArriveParams::default();
         let target = Vec2::new(120.0, 160.0);
         let mut me = agent(Vec2::ZERO, 0.0, 50.0);

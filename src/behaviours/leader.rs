@@ -1,4 +1,4 @@
-//! Leader following (seed 002).
+//! Leader following (the leader-following tutorial).
 //!
 //! ```text
 //! tv     = normalize(leader.velocity) * LEADER_BEHIND_DIST
@@ -62,18 +62,18 @@ impl From<bool> for LeaderSight {
     }
 }
 
-/// Parameters of [`leader_follow`] (seed 002's constants).
+/// Parameters of [`leader_follow`] (the leader-following tutorial's constants).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LeaderParams {
     /// `LEADER_BEHIND_DIST`: distance of the behind and ahead points from the
-    /// leader (units). The seed's text names the constant without its value;
+    /// leader (units). The tutorial's text names the constant without its value;
     /// default 30, the value of the tutorial series' source (pixels there).
     pub behind_distance: f32,
-    /// `LEADER_SIGHT_RADIUS` (units). Default 30, the seed's example.
+    /// `LEADER_SIGHT_RADIUS` (units). Default 30, the tutorial's example.
     pub sight_radius: f32,
     /// Slowing radius of the arrive at the behind point (units). Default 50, the
-    /// seed's `arrive(behind, 50)`.
+    /// tutorial's `arrive(behind, 50)`.
     pub slowing_radius: f32,
     /// How the follower evades the leader when in its sight. Default: always
     /// (infinite threat range), as the seed.
@@ -103,7 +103,7 @@ pub fn ahead_point(leader: &LeaderView, params: &LeaderParams) -> Vec2 {
     leader.body.pos + leader.forward() * params.behind_distance
 }
 
-/// Seed 002's `isOnLeaderSight`: within `sight_radius` of the leader's ahead
+/// The leader-following tutorial's `isOnLeaderSight`: within `sight_radius` of the leader's ahead
 /// point or of the leader itself.
 #[must_use]
 pub fn in_leader_sight(me_pos: Vec2, leader_pos: Vec2, ahead: Vec2, params: &LeaderParams) -> bool {
@@ -111,7 +111,7 @@ pub fn in_leader_sight(me_pos: Vec2, leader_pos: Vec2, ahead: Vec2, params: &Lea
     me_pos.distance_squared(ahead) <= r_sq || me_pos.distance_squared(leader_pos) <= r_sq
 }
 
-/// Seed 002's `followLeader`: `evade(leader)` when in its sight, plus
+/// The leader-following tutorial's `followLeader`: `evade(leader)` when in its sight, plus
 /// `arrive(behind, slowing_radius)`, plus `separation(followers)` (the other
 /// followers near this one; `my_slot` breaks ties between coincident agents).
 #[must_use]
@@ -202,7 +202,7 @@ mod tests {
         // (0,40); flee from it: (0,-1) * 2. Sum (0,0).
         let f = leader_follow(&me, 1, &l, LeaderSight::InSight, &[], &s, &p);
         assert!(close(f, Vec2::ZERO), "{f}");
-        // Separation (seed 002's average form, MAX_SEPARATION 2) from a follower at
+        // Separation (the leader-following tutorial's average form, MAX_SEPARATION 2) from a follower at
         // (3,-80): -(3,0) normalised * 2 = (-2,0).
         let n = Neighbour::new(v(3.0, -80.0), Vec2::ZERO, 2);
         let avg = SeparationParams {

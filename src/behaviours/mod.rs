@@ -15,7 +15,7 @@ pub struct AgentState {
     pub vel: Vec2,
     /// Heading, radians clockwise from +y (see [`crate::math`]).
     pub heading: f32,
-    /// Angular velocity, radians per second (seed 003's `rotation`).
+    /// Angular velocity, radians per second (Millington's `rotation`).
     pub rotation: f32,
     /// Maximum speed (units per second).
     pub max_speed: f32,
@@ -83,7 +83,7 @@ pub(crate) fn forward_x4(vel: Vec2x4, heading: &[f32; LANES]) -> Vec2x4 {
     Vec2x4::load(&f)
 }
 
-/// Seed 003's `SteeringOutput`: a linear part (force, or acceleration for unit mass)
+/// Millington's `SteeringOutput`: a linear part (force, or acceleration for unit mass)
 /// and an angular part (angular acceleration).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Steering {

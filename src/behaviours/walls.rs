@@ -1,4 +1,4 @@
-//! Wall avoidance with three feelers (seed 001; Buckland ch. 3).
+//! Wall avoidance with three feelers (the Reynolds/Buckland steering tutorial; Buckland ch. 3).
 //!
 //! The agent casts three feelers from its position: one straight ahead and two
 //! along `normalize(forward * 4 ∓ right * 2)` (about 26.6 degrees either side),
@@ -6,7 +6,7 @@
 //! normal of the nearest wall it meets (on the agent's side) times its penetration,
 //! `feeler_length - distance_to_hit`. The contributions are summed.
 //!
-//! Seed 001 instead sums the three penetrations and applies that sum along the
+//! The Reynolds/Buckland steering tutorial instead sums the three penetrations and applies that sum along the
 //! normal of every wall touched: in a corner, one wall's push then carries the
 //! other wall's penetration too. Here each feeler pushes only off the wall it
 //! meets (see the test `corner_per_feeler_not_seed_sum`).
@@ -22,7 +22,7 @@ use crate::scene::WallIndex;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WallAvoidanceParams {
-    /// Length of each feeler (units). Seed 001 leaves its `spinLength` unset;
+    /// Length of each feeler (units). The Reynolds/Buckland steering tutorial leaves its `spinLength` unset;
     /// the default 4 is Buckland's `WallDetectionFeelerLength` (40 at his scale,
     /// ÷10 like the other distances of the engine): eight body radii at the
     /// default radius 0.5. Zero or less disables the behaviour.
@@ -37,7 +37,7 @@ impl Default for WallAvoidanceParams {
 
 /// Unit directions of the three feelers: `[left, forward, right]`, with
 /// `left = normalize(forward * 4 - right * 2)` and
-/// `right = normalize(forward * 4 + right * 2)` (seed 001), where `forward` is
+/// `right = normalize(forward * 4 + right * 2)` (the Reynolds/Buckland steering tutorial), where `forward` is
 /// [`AgentState::forward`] and `right` is its clockwise perpendicular.
 #[must_use]
 pub fn feeler_directions(me: &AgentState) -> [Vec2; 3] {
@@ -140,7 +140,7 @@ mod tests {
         ));
     }
 
-    /// Seed 001's formula: the summed penetration applied along the normal of
+    /// The Reynolds/Buckland steering tutorial's formula: the summed penetration applied along the normal of
     /// every wall any feeler touched.
     fn seed_001_force(me: &AgentState, idx: &WallIndex, len: f32) -> Vec2 {
         let mut total = 0.0;

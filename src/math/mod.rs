@@ -3,8 +3,8 @@
 //!
 //! Coordinates are the ground plane as `glam::Vec2` (x, y). A heading is an angle in
 //! radians measured **clockwise from +y**, so heading 0 faces +y and heading π/2 faces
-//! +x. This is seed 003's convention (clockwise from +z in the x-z plane) with the
-//! seed's z axis mapped to the engine's y axis: `heading_to_vec(h) = (sin h, cos h)`
+//! +x. This is Millington's convention (clockwise from +z in the x-z plane) with the
+//! source's z axis mapped to the engine's y axis: `heading_to_vec(h) = (sin h, cos h)`
 //! and `vec_to_heading(v) = atan2(v.x, v.y)`.
 
 use glam::Vec2;

@@ -212,7 +212,7 @@ pub enum MovementDoc {
     /// Behaviours output forces; the integrator accelerates the agent.
     #[default]
     Steering,
-    /// Behaviours output velocities directly (seed 003's kinematic movement).
+    /// Behaviours output velocities directly (Millington's kinematic movement).
     Kinematic,
 }
 
