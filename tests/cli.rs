@@ -458,3 +458,15 @@ fn a_crowd_that_cannot_fit_is_refused_up_front_with_an_estimate() {
         "{err}"
     );
 }
+
+#[test]
+fn one_tick_is_said_in_the_singular() {
+    let out = throng()
+        .args(["run", "flock", "--ticks", "1", "--agents", "50"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or_default();
+    assert!(first.contains(", 1 tick of "), "{first}");
+}

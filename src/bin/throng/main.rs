@@ -248,11 +248,11 @@ fn check(name: &str) -> Result<(), Failure> {
         String::new()
     };
     println!(
-        "ok: {} — {} agents ({}), {} ticks{warmup}, {}, {}, {}, {}",
+        "ok: {} — {} agents ({}), {}{warmup}, {}, {}, {}, {}",
         p.name,
         p.total_agents(),
         groups.join(", "),
-        p.world.ticks,
+        plural(usize::try_from(p.world.ticks).unwrap_or(usize::MAX), "tick"),
         plural(p.layout.walls.len(), "wall"),
         plural(p.layout.obstacles.len(), "obstacle"),
         plural(p.layout.paths.len(), "path"),

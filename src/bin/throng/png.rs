@@ -423,10 +423,13 @@ impl Picture {
         }
         let p = scenario.profile();
         let title = format!(
-            "{} - {} agents, {} ticks",
+            "{} - {} agents, {}",
             p.name,
             scenario.world().len(),
-            scenario.world().tick()
+            crate::plural(
+                usize::try_from(scenario.world().tick()).unwrap_or(usize::MAX),
+                "tick"
+            )
         );
         let chars = entries
             .iter()

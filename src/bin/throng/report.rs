@@ -282,11 +282,11 @@ impl Report {
             .map(|g| format!("{} {}", g.count, g.name))
             .collect();
         let mut out = format!(
-            "{}: {} agents ({}), {} ticks{} of {} s, seed {}, {} thread{}, {} index\n\n",
+            "{}: {} agents ({}), {}{} of {} s, seed {}, {} thread{}, {} index\n\n",
             self.profile,
             self.agents,
             groups.join(", "),
-            self.ticks,
+            crate::plural(usize::try_from(self.ticks).unwrap_or(usize::MAX), "tick"),
             if self.warmup_ticks > 0 {
                 format!(" after {} warm-up", self.warmup_ticks)
             } else {
