@@ -470,3 +470,27 @@ fn one_tick_is_said_in_the_singular() {
     let first = text.lines().next().unwrap_or_default();
     assert!(first.contains(", 1 tick of "), "{first}");
 }
+
+#[test]
+fn every_zero_says_what_is_wanted() {
+    let out = throng()
+        .args(["run", "flock", "--every", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("must be at least 1") && !err.contains("18446744073709551615"),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_states_the_exit_codes() {
+    let out = throng().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Exit status: 0") && text.contains("2 for bad input"),
+        "{text}"
+    );
+}

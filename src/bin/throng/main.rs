@@ -31,7 +31,15 @@ use throng::spatial::IndexKind;
 
 /// Runs throng crowd scenarios and reports per-phase timings.
 #[derive(Parser)]
-#[command(name = "throng", version, about)]
+#[command(
+    name = "throng",
+    version,
+    about,
+    after_help = "Exit status: 0 when the run or check succeeds; 1 when it fails while running \
+                  (writing an output file, starting threads); 2 for bad input (arguments, a \
+                  profile, an output path that cannot be created, a crowd too big for the memory \
+                  available)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -85,8 +93,7 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Write CSV rows every this many ticks (tick 0 is the starting state).
-    #[arg(long, value_name = "K", default_value_t = 10,
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", default_value_t = 10, value_parser = parse_every)]
     every: u64,
     /// Draw the scene and every agent's trail into this PNG file.
     #[arg(long, value_name = "FILE")]
@@ -259,6 +266,17 @@ fn check(name: &str) -> Result<(), Failure> {
         plural(p.squads.len(), "squad"),
     );
     Ok(())
+}
+
+/// `--every`: a whole number of ticks, at least 1.
+fn parse_every(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1 (a row every K ticks)".to_string()),
+        Ok(k) => Ok(k),
+        Err(_) => Err(format!(
+            "expected a whole number of ticks, at least 1 (got `{s}`)"
+        )),
+    }
 }
 
 fn plural(n: usize, what: &str) -> String {
