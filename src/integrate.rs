@@ -51,8 +51,9 @@ impl Integrator {
     }
 }
 
-/// The physical limits of one body.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The physical limits of one body, by name ([`crate::AgentSpec::with_body`],
+/// [`crate::World::set_body`]).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Mass (> 0).
     pub mass: f32,

@@ -81,7 +81,7 @@ pub mod prelude {
     pub use crate::behaviours::leader::LeaderParams;
     pub use crate::behaviours::targeting::{ArriveParams, EvadeParams, FleeParams};
     pub use crate::behaviours::wander::WanderParams;
-    pub use crate::integrate::Integrator;
+    pub use crate::integrate::{Integrator, Limits};
     pub use crate::scene::{Obstacle, Path, Wall};
     pub use crate::spatial::IndexKind;
     pub use crate::world::{Snapshot, TickStats, World, WorldConfig};

@@ -216,3 +216,33 @@ fn in_place_changes_keep_the_handle() {
     assert_eq!(w.agent_group(id).unwrap(), fleers);
     assert_eq!(w.radii()[w.row(id).unwrap()], 0.9);
 }
+
+#[test]
+fn bodies_by_name_and_groups_as_ids() {
+    use throng::prelude::*;
+    let mut w = World::default();
+    let a = w.add_group(GroupConfig::new("a")).unwrap();
+    let b = w.add_group(GroupConfig::new("b")).unwrap();
+    let body = Limits {
+        mass: 2.0,
+        max_speed: 3.0,
+        max_force: 5.0,
+    };
+    let x = w
+        .spawn(AgentSpec::new(a, Vec2::ZERO).with_body(body))
+        .unwrap();
+    let y = w.spawn(AgentSpec::new(b, Vec2::X)).unwrap();
+    assert_eq!(w.max_speeds()[w.row(x).unwrap()], 3.0);
+    assert_eq!(w.agent_groups().collect::<Vec<_>>(), vec![a, b]);
+    w.set_body(
+        y,
+        Limits {
+            max_speed: 7.0,
+            ..body
+        },
+    )
+    .unwrap();
+    assert_eq!(w.max_speeds()[w.row(y).unwrap()], 7.0);
+    assert!(w.set_body(y, Limits { mass: 0.0, ..body }).is_err());
+    assert_eq!(w.max_speeds()[w.row(y).unwrap()], 7.0);
+}

@@ -121,7 +121,14 @@ impl AgentSpec {
         self
     }
 
-    /// Set mass, maximum speed and maximum force.
+    /// Set mass, maximum speed and maximum force by name.
+    #[must_use]
+    pub fn with_body(self, body: crate::integrate::Limits) -> Self {
+        self.with_limits(body.mass, body.max_speed, body.max_force)
+    }
+
+    /// Set mass, maximum speed and maximum force (in that order; see also
+    /// [`Self::with_body`]).
     #[must_use]
     pub fn with_limits(mut self, mass: f32, max_speed: f32, max_force: f32) -> Self {
         self.mass = mass;

@@ -199,6 +199,19 @@ impl World {
         &self.cols.group
     }
 
+    /// Every agent's group by row (as [`World::positions`]), as [`GroupId`]s.
+    pub fn agent_groups(&self) -> impl ExactSizeIterator<Item = GroupId> + '_ {
+        self.cols.group.iter().map(|&g| GroupId(g))
+    }
+
+    /// Set an agent's body by name (as [`World::set_limits`]).
+    ///
+    /// # Errors
+    /// As [`World::set_limits`].
+    pub fn set_body(&mut self, id: AgentId, body: crate::integrate::Limits) -> Result<()> {
+        self.set_limits(id, body.mass, body.max_speed, body.max_force)
+    }
+
     /// Body radii, by row.
     #[must_use]
     pub fn radii(&self) -> &[f32] {
