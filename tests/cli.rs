@@ -494,3 +494,30 @@ fn help_states_the_exit_codes() {
         "{text}"
     );
 }
+
+#[test]
+fn csv_keeps_the_final_state_whatever_every_is() {
+    let dir = scratch("csv_final");
+    let csv = dir.join("out.csv");
+    let out = throng()
+        .args([
+            "run", "flock", "--agents", "20", "--warmup", "0", "--ticks", "7", "--every", "5",
+            "--csv",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut ticks: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    ticks.dedup();
+    assert_eq!(ticks, vec!["0", "5", "7"]);
+}

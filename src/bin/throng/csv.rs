@@ -1,6 +1,9 @@
 //! CSV export: `tick,id,group,x,y,vx,vy,heading`, one row per agent per
-//! written tick, agents in id order. Numbers are written in their shortest
-//! exact form, so equal worlds give byte-identical files.
+//! written tick, agents in id order. `id` is the handle's bits
+//! ([`throng::AgentId::to_bits`]: the slot index, plus its generation times 2³²
+//! once a despawned agent's slot is reused), so a reused slot is a new id. Numbers
+//! are written in their shortest exact form, so equal worlds give byte-identical
+//! files.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -49,7 +52,7 @@ impl CsvWriter {
         );
         let names = scenario.groups();
         let tick = w.tick();
-        for (id, &row) in self.by_id.iter().enumerate() {
+        for &row in &self.by_id {
             if row == u32::MAX {
                 continue;
             }
@@ -59,8 +62,13 @@ impl CsvWriter {
                 .map_or("?", |g| g.name.as_str());
             writeln!(
                 self.out,
-                "{tick},{id},{name},{},{},{},{},{}",
-                pos[r].x, pos[r].y, vel[r].x, vel[r].y, heading[r]
+                "{tick},{},{name},{},{},{},{},{}",
+                ids[r].to_bits(),
+                pos[r].x,
+                pos[r].y,
+                vel[r].x,
+                vel[r].y,
+                heading[r]
             )?;
         }
         Ok(())

@@ -425,7 +425,8 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             quality.sample(t, &scenario);
         }
         if let Some(w) = csv.as_mut() {
-            if t % args.every == 0 {
+            // Every K-th tick, and the final state whatever K.
+            if t % args.every == 0 || t == total {
                 w.write_tick(&scenario).map_err(write_err)?;
             }
         }
