@@ -295,20 +295,7 @@ impl Columns {
 
     /// Debug check that every column has the same length.
     pub(crate) fn check(&self) {
-        let n = self.len();
-        macro_rules! chk {
-            (walker) => {
-                debug_assert_eq!(
-                    self.walker.len(),
-                    if self.walking { n } else { 0 },
-                    "walker"
-                );
-            };
-            ($col:ident) => {
-                debug_assert_eq!(self.$col.len(), n, stringify!($col));
-            };
-        }
-        for_each_column!(chk);
+        debug_assert!(self.holds_together(), "columns of different lengths");
     }
 
     /// Whether every column has one entry per row (the walker column none while no
@@ -331,25 +318,28 @@ impl Columns {
     /// not > 0; a negative speed, force or radius): for columns read from outside,
     /// such as a snapshot.
     pub(crate) fn first_invalid_row(&self) -> Option<usize> {
-        let finite = |v: Vec2| v.is_finite();
-        let target_ok = |t: &Target| !matches!(t, Target::Point(p) if !p.is_finite());
         (0..self.len()).find(|&r| {
-            let ok = finite(self.pos[r])
-                && finite(self.vel[r])
-                && finite(self.unit_vel[r])
-                && finite(self.offset[r])
-                && finite(self.memory[r].wander)
+            // What a spawn checks, through the spawn's own check; then the state a
+            // spawn does not set.
+            let spec = AgentSpec {
+                group: GroupId(self.group[r]),
+                position: self.pos[r],
+                velocity: self.vel[r],
+                heading: Some(self.heading[r]),
+                mass: self.mass[r],
+                max_speed: self.max_speed[r],
+                max_force: self.max_force[r],
+                radius: self.radius[r],
+                target: self.target[r],
+                target2: self.target2[r],
+                offset: self.offset[r],
+            };
+            let ok = spec.validate().is_ok()
+                && self.unit_vel[r].is_finite()
+                && self.memory[r].wander.is_finite()
                 && self.memory[r].path_progress.is_finite()
                 && self.arrival[r].slow_for.is_finite()
-                && self.heading[r].is_finite()
-                && self.rotation[r].is_finite()
-                && self.mass[r].is_finite()
-                && self.mass[r] > 0.0
-                && [self.max_speed[r], self.max_force[r], self.radius[r]]
-                    .iter()
-                    .all(|v| v.is_finite() && *v >= 0.0)
-                && target_ok(&self.target[r])
-                && target_ok(&self.target2[r]);
+                && self.rotation[r].is_finite();
             !ok
         })
     }

@@ -5,7 +5,7 @@ use glam::Vec2;
 
 use crate::agents::{AgentId, AgentSpec, GroupId, Target};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
-use crate::group::Behaviour;
+use crate::group::{Behaviour, GroupConfig};
 use crate::math::{normalize_or_zero, truncate};
 
 use super::World;
@@ -14,13 +14,7 @@ impl World {
     /// Spawn an agent. Its random stream is seeded from the world seed and its
     /// id. Between ticks only.
     pub fn spawn(&mut self, spec: AgentSpec) -> Result<AgentId> {
-        spec.validate()?;
-        let group = self
-            .groups
-            .get(spec.group.index())
-            .ok_or(ThrongError::UnknownGroup(spec.group))?;
-        self.check_target(spec.target)?;
-        self.check_target(spec.target2)?;
+        let group = self.check_spec(&spec)?;
         let wander = group
             .behaviours
             .iter()
@@ -30,10 +24,7 @@ impl World {
             })
             .unwrap_or_default();
         let row = u32::try_from(self.cols.len()).map_err(|_| ThrongError::Capacity("agents"))?;
-        let progress = group.path().map_or(0.0, |(path, _)| {
-            let p = &self.paths[path.index()];
-            p.project(spec.position, 0.0, p.length()).0
-        });
+        let progress = self.path_progress_at(group, spec.position);
         let id = self
             .slots
             .alloc(row)
@@ -45,6 +36,27 @@ impl World {
         Ok(id)
     }
 
+    /// Check a spawn's spec: its values, its group and its targets; the group's
+    /// configuration.
+    fn check_spec(&self, spec: &AgentSpec) -> Result<&GroupConfig> {
+        spec.validate()?;
+        let group = self
+            .groups
+            .get(spec.group.index())
+            .ok_or(ThrongError::UnknownGroup(spec.group))?;
+        self.check_target(spec.target)?;
+        self.check_target(spec.target2)?;
+        Ok(group)
+    }
+
+    /// How far along its group's path (if it follows one) an agent at `at` starts.
+    fn path_progress_at(&self, group: &GroupConfig, at: Vec2) -> f32 {
+        group.path().map_or(0.0, |(path, _)| {
+            let p = &self.paths[path.index()];
+            p.project(at, 0.0, p.length()).0
+        })
+    }
+
     /// Spawn many agents at once, all or nothing: every spec is checked, and the
     /// memory for them ([`World::reserve`]), before any is spawned. Handles in the
     /// order of `specs`.
@@ -54,12 +66,7 @@ impl World {
     /// [`ThrongError::OutOfMemory`]; nothing is spawned then.
     pub fn spawn_many(&mut self, specs: &[AgentSpec]) -> Result<Vec<AgentId>> {
         for spec in specs {
-            spec.validate()?;
-            self.groups
-                .get(spec.group.index())
-                .ok_or(ThrongError::UnknownGroup(spec.group))?;
-            self.check_target(spec.target)?;
-            self.check_target(spec.target2)?;
+            self.check_spec(spec)?;
         }
         let rows = self.cols.len().saturating_add(specs.len());
         if u32::try_from(rows).map_or(true, |r| r == u32::MAX) {
@@ -371,10 +378,7 @@ impl World {
             .get(group.index())
             .ok_or(ThrongError::UnknownGroup(group))?;
         let row = self.row(id)?;
-        let progress = config.path().map_or(0.0, |(path, _)| {
-            let p = &self.paths[path.index()];
-            p.project(self.cols.pos[row], 0.0, p.length()).0
-        });
+        let progress = self.path_progress_at(config, self.cols.pos[row]);
         self.cols.group[row] = group.0;
         self.cols.memory[row].path_progress = progress;
         if let Some(w) = self.cols.walker.get_mut(row) {
