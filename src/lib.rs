@@ -50,6 +50,8 @@
 
 pub mod agents;
 pub mod behaviours;
+#[cfg(feature = "capi")]
+pub mod capi;
 pub mod combine;
 pub mod error;
 pub mod group;

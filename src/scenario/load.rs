@@ -105,7 +105,8 @@ pub struct Scenario {
     leaders: Vec<AgentId>,
     movers: Vec<Mover>,
     markers: Vec<(usize, Vec2)>,
-    stepped: u64,
+    /// Seconds stepped so far: the moving targets' clock.
+    elapsed: f64,
 }
 
 impl Scenario {
@@ -270,7 +271,7 @@ impl Scenario {
             leaders: leaders.into_iter().map(|(h, j)| ids[h][j]).collect(),
             movers,
             markers,
-            stepped: 0,
+            elapsed: 0.0,
         })
     }
 
@@ -280,7 +281,18 @@ impl Scenario {
     /// # Errors
     /// None in practice: `dt` was validated and targets are live.
     pub fn step(&mut self) -> crate::Result<TickStats> {
-        let time = (self.stepped as f64 * f64::from(self.profile.world.dt)) as f32;
+        self.step_by(self.profile.world.dt)
+    }
+
+    /// Move the scenario's moving targets, then step the world by `dt`: what
+    /// [`Scenario::step`] does, for a host that picks its own tick length. The
+    /// moving targets follow the time stepped so far.
+    ///
+    /// # Errors
+    /// [`crate::ThrongError::NotPositive`] when `dt` is not finite and > 0.
+    pub fn step_by(&mut self, dt: f32) -> crate::Result<TickStats> {
+        crate::error::positive("dt", dt)?;
+        let time = self.elapsed as f32;
         for m in &self.movers {
             let path = &self.profile.layout.paths[m.path];
             if let Some(start) = m.shared {
@@ -305,8 +317,8 @@ impl Scenario {
                 self.world.set_target(id, Target::Point(goal))?;
             }
         }
-        let stats = self.world.step(self.profile.world.dt)?;
-        self.stepped += 1;
+        let stats = self.world.step(dt)?;
+        self.elapsed += f64::from(dt);
         Ok(stats)
     }
 
