@@ -506,6 +506,24 @@ ThrongStatus throng_agent_set_target(ThrongWorld *world,
                                      ThrongVec2 point,
                                      uint64_t agent);
 
+// Drive an agent from the host: its group's behaviours are no longer run for it,
+// and each step it steers to `velocity` (truncated to its top speed) as fast as its
+// force allows; with its group's avoidance, ORCA keeps it as near `velocity` as it
+// can while staying collision-free (RVO2's preferred velocity). Other agents steer
+// around it. It stays until changed or cleared.
+//
+// # Safety
+// `world` is null or a live world.
+ThrongStatus throng_agent_set_preferred_velocity(ThrongWorld *world,
+                                                 uint64_t id,
+                                                 ThrongVec2 velocity);
+
+// Hand a host-driven agent back to its group's behaviours.
+//
+// # Safety
+// `world` is null or a live world.
+ThrongStatus throng_agent_clear_preferred_velocity(ThrongWorld *world, uint64_t id);
+
 // Move an agent to another group, keeping its handle and state.
 //
 // # Safety

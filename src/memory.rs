@@ -13,7 +13,8 @@ use crate::spatial::IndexKind;
 ///   each), heading, rotation, mass, maximum speed and force, radius (4 each), two
 ///   targets (12 each) and an offset (8), handle (8), group (2), random stream (16),
 ///   behaviour memory (12), arrival state (8), steering output (24); and the handle
-///   table. The approach walker's state (64) only once some group walks;
+///   table. The approach walker's state (64) only once some group walks, a
+///   preferred velocity (8) only once some agent is host-driven;
 /// - one spare column per column type for a spatial re-sort (70);
 /// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
 ///   the row's cell (4), the re-sort's keys (16) and order (4);

@@ -239,9 +239,15 @@ pub(crate) struct Columns {
     pub walker: Vec<WalkerState>,
     /// Arrival state, updated after every tick.
     pub arrival: Vec<ArrivalMemory>,
+    /// The host's preferred velocity of a host-driven agent (NaN for an agent its
+    /// behaviours drive): one per row once some agent is host-driven
+    /// ([`Self::start_host_driving`]), empty until then.
+    pub preferred: Vec<Vec2>,
     pub out: Vec<SteerOut>,
     /// Whether `walker` holds a row per agent.
     pub walking: bool,
+    /// Whether `preferred` holds a row per agent.
+    pub host_driving: bool,
 }
 
 /// One spare column per column type, for [`Columns::permute`].
@@ -284,6 +290,7 @@ macro_rules! for_each_column {
         $m!(memory);
         $m!(walker);
         $m!(arrival);
+        $m!(preferred);
         $m!(out);
     }};
 }
@@ -303,8 +310,10 @@ impl Columns {
     pub(crate) fn holds_together(&self) -> bool {
         let n = self.len();
         let mut ok = self.walker.len() == if self.walking { n } else { 0 };
+        ok &= self.preferred.len() == if self.host_driving { n } else { 0 };
         macro_rules! same {
             (walker) => {};
+            (preferred) => {};
             ($col:ident) => {
                 ok &= self.$col.len() == n;
             };
@@ -339,6 +348,10 @@ impl Columns {
                 && self.memory[r].wander.is_finite()
                 && self.memory[r].path_progress.is_finite()
                 && self.arrival[r].slow_for.is_finite()
+                && self
+                    .preferred
+                    .get(r)
+                    .is_none_or(|p| p.is_finite() || (p.x.is_nan() && p.y.is_nan()))
                 && self.rotation[r].is_finite();
             !ok
         })
@@ -352,6 +365,15 @@ impl Columns {
         }
     }
 
+    /// Give every row a preferred-velocity entry (none: NaN), and every row pushed
+    /// from now on.
+    pub(crate) fn start_host_driving(&mut self) {
+        if !self.host_driving {
+            self.host_driving = true;
+            self.preferred.resize(self.len(), Vec2::NAN);
+        }
+    }
+
     /// Make room for `additional` more rows in every column, or fail (nothing lost).
     pub(crate) fn try_reserve(
         &mut self,
@@ -361,6 +383,11 @@ impl Columns {
             (walker) => {
                 if self.walking {
                     self.walker.try_reserve(additional)?;
+                }
+            };
+            (preferred) => {
+                if self.host_driving {
+                    self.preferred.try_reserve(additional)?;
                 }
             };
             ($col:ident) => {
@@ -399,6 +426,9 @@ impl Columns {
         if self.walking {
             self.walker.push(WalkerState::default());
         }
+        if self.host_driving {
+            self.preferred.push(Vec2::NAN);
+        }
         self.arrival.push(ArrivalMemory::spawned(spec.target));
         self.out.push(SteerOut::default());
         self.check();
@@ -411,6 +441,11 @@ impl Columns {
             (walker) => {
                 if self.walking {
                     self.walker.swap_remove(row);
+                }
+            };
+            (preferred) => {
+                if self.host_driving {
+                    self.preferred.swap_remove(row);
                 }
             };
             ($col:ident) => {
@@ -448,6 +483,11 @@ impl Columns {
             (walker) => {
                 if self.walking {
                     gather!(walker, walker);
+                }
+            };
+            (preferred) => {
+                if self.host_driving {
+                    gather!(preferred, vec2);
                 }
             };
             (id) => {

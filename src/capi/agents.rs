@@ -293,6 +293,42 @@ pub unsafe extern "C" fn throng_agent_set_target(
     })
 }
 
+/// Drive an agent from the host: its group's behaviours are no longer run for it,
+/// and each step it steers to `velocity` (truncated to its top speed) as fast as its
+/// force allows; with its group's avoidance, ORCA keeps it as near `velocity` as it
+/// can while staying collision-free (RVO2's preferred velocity). Other agents steer
+/// around it. It stays until changed or cleared.
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agent_set_preferred_velocity(
+    world: *mut ThrongWorld,
+    id: u64,
+    velocity: ThrongVec2,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let v = velocity.finite("velocity")?;
+        let id = AgentId::from_bits(id);
+        Ok(w.world_mut().set_preferred_velocity(id, Some(v))?)
+    })
+}
+
+/// Hand a host-driven agent back to its group's behaviours.
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agent_clear_preferred_velocity(
+    world: *mut ThrongWorld,
+    id: u64,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let id = AgentId::from_bits(id);
+        Ok(w.world_mut().set_preferred_velocity(id, None)?)
+    })
+}
+
 /// Move an agent to another group, keeping its handle and state.
 ///
 /// # Safety

@@ -290,6 +290,14 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
             Stale => throng_agent_set_target(w, id, THRONG_TARGET_AGENT, v(0.0, 0.0), stale),
             Inv => throng_agent_set_target(w, id, THRONG_TARGET_POINT, v(NAN, 0.0), 0),
             Inv => throng_agent_set_target(w, id, 17, v(0.0, 0.0), 0));
+        check!(throng_agent_set_preferred_velocity:
+            Null => throng_agent_set_preferred_velocity(null_mut(), id, v(1.0, 0.0)),
+            Stale => throng_agent_set_preferred_velocity(w, stale, v(1.0, 0.0)),
+            Inv => throng_agent_set_preferred_velocity(w, id, v(NAN, 0.0)),
+            Inv => throng_agent_set_preferred_velocity(w, id, v(0.0, f32::INFINITY)));
+        check!(throng_agent_clear_preferred_velocity:
+            Null => throng_agent_clear_preferred_velocity(null_mut(), id),
+            Stale => throng_agent_clear_preferred_velocity(w, stale));
         check!(throng_agent_set_group:
             Null => throng_agent_set_group(null_mut(), id, g),
             Stale => throng_agent_set_group(w, stale, g),
@@ -626,6 +634,34 @@ fn errors_are_per_thread_and_success_keeps_the_last_message() {
     assert_eq!(last_error(), "world is null");
     let version = unsafe { CStr::from_ptr(throng_version()) };
     assert_eq!(version.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn a_host_driven_agent_moves_at_its_preferred_velocity() {
+    let f = Fixture::new();
+    let mut vel = ThrongVec2::default();
+    unsafe {
+        ok(throng_agent_set_preferred_velocity(
+            f.world,
+            f.walker,
+            v(0.0, -1.0),
+        ));
+        for _ in 0..20 {
+            ok(throng_world_step(f.world, 0.05));
+        }
+        ok(throng_agent_velocity(f.world, f.walker, &mut vel));
+        assert!(
+            (vel.x).abs() < 1e-4 && (vel.y + 1.0).abs() < 1e-4,
+            "{vel:?}"
+        );
+        ok(throng_agent_clear_preferred_velocity(f.world, f.walker));
+        for _ in 0..100 {
+            ok(throng_world_step(f.world, 0.05));
+        }
+        // Back to its arrive behaviour: it turns toward its target (8, 0).
+        ok(throng_agent_velocity(f.world, f.walker, &mut vel));
+        assert!(vel.x > 0.0, "{vel:?}");
+    }
 }
 
 #[test]

@@ -365,6 +365,60 @@ impl World {
         Ok(())
     }
 
+    /// Drive an agent from the host: with `Some(velocity)` its group's behaviours are
+    /// no longer run for it, and each tick it steers to `velocity` (truncated to its
+    /// top speed) as fast as its maximum force allows; when its group has avoidance
+    /// (ORCA), the velocity is the one ORCA keeps nearest `velocity` while staying
+    /// collision-free, as RVO2's preferred velocity. Other agents see it as any
+    /// neighbour and steer around it. `None` hands it back to its behaviours. The
+    /// velocity stays until changed (set it every frame from a player's input, a
+    /// physics engine or the host's own path following).
+    ///
+    /// ```
+    /// use throng::prelude::*;
+    ///
+    /// let mut world = World::default();
+    /// let g = world.add_group(GroupConfig::new("g").with(Behaviour::Wander(WanderParams::default()), 1.0))?;
+    /// let player = world.spawn(AgentSpec::new(g, Vec2::ZERO))?;
+    /// world.set_preferred_velocity(player, Some(Vec2::new(1.5, 0.0)))?;
+    /// for _ in 0..30 {
+    ///     world.step(1.0 / 30.0)?;
+    /// }
+    /// assert_eq!(world.velocity(player)?, Vec2::new(1.5, 0.0));
+    /// # Ok::<(), ThrongError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A non-finite velocity; an unknown handle.
+    pub fn set_preferred_velocity(&mut self, id: AgentId, velocity: Option<Vec2>) -> Result<()> {
+        if let Some(v) = velocity {
+            finite_vec("preferred velocity", v)?;
+        }
+        let row = self.row(id)?;
+        if velocity.is_some() {
+            self.cols.start_host_driving();
+        }
+        if let Some(p) = self.cols.preferred.get_mut(row) {
+            *p = velocity.unwrap_or(Vec2::NAN);
+        }
+        Ok(())
+    }
+
+    /// The host's preferred velocity of an agent, when the host drives it
+    /// ([`World::set_preferred_velocity`]).
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn preferred_velocity(&self, id: AgentId) -> Result<Option<Vec2>> {
+        let row = self.row(id)?;
+        Ok(self
+            .cols
+            .preferred
+            .get(row)
+            .copied()
+            .filter(|v| !v.is_nan()))
+    }
+
     /// Move an agent to another group (between ticks); its handle, body, targets and
     /// motion stay. What the new group's behaviours carry from tick to tick starts
     /// afresh where it belonged to the old group's: the walker's plan is dropped, and

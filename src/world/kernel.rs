@@ -11,6 +11,7 @@ use crate::behaviours::approach::{approach_step, WalkerState};
 use crate::behaviours::flocking::{
     alignment, cohesion, separation, FlockForces, Neighbour, SeparationParams,
 };
+use crate::behaviours::host::host_force;
 use crate::behaviours::kinematic::{
     kinematic_arrive, kinematic_flee, kinematic_seek, kinematic_wander, KinematicOutput,
 };
@@ -228,6 +229,20 @@ pub(super) fn steer_one(
     let me = ctx.state(row);
     let my_slot = ctx.id[row].index();
     let seen = perceive(ctx, (g_idx, row), || me, s);
+    if let Some(preferred) = ctx.preferred(row) {
+        // Host-driven: the host's velocity in place of the behaviours' output.
+        let linear = match (&ctx.plans[g_idx].avoidance, g.movement) {
+            (Some(how), _) => avoid(ctx, row, &me, truncate(preferred, me.max_speed), how, s),
+            (None, Movement::Steering) => host_force(&me, preferred, ctx.dt),
+            (None, Movement::Kinematic) => truncate(preferred, me.max_speed),
+        };
+        return SteerOut {
+            linear,
+            angular: 0.0,
+            heading: None,
+            neighbours: seen.count as u32,
+        };
+    }
     let (flock, count) = (seen.flock.forces(&me), seen.count);
     let target_row = ctx.target_row(ctx.target[row]);
     let target = ctx.resolve(ctx.target[row]);

@@ -373,6 +373,10 @@ impl World {
             ] {
                 h.f32(f);
             }
+            if let Some(p) = c.preferred.get(r) {
+                h.f32(p.x);
+                h.f32(p.y);
+            }
             let mut rng = c.rng[r].clone();
             h.u64(rand_core::Rng::next_u64(&mut rng));
         }

@@ -13,7 +13,7 @@ use crate::scene::{Obstacle, Path, Wall};
 use super::{World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 1;
+pub const SNAPSHOT_VERSION: u32 = 2;
 
 /// A world's whole state between two ticks ([`World::snapshot`]): configuration,
 /// groups, walls, obstacles and paths, every agent's columns (body, motion, targets,

@@ -84,6 +84,9 @@ pub(super) struct SteerCtx<'a> {
     pub target: &'a [Target],
     pub target2: &'a [Target],
     pub offset: &'a [Vec2],
+    /// Per row: the host's preferred velocity (NaN when none); empty while no agent
+    /// is host-driven. Read through [`SteerCtx::preferred`].
+    pub preferred: &'a [Vec2],
     pub groups: &'a [GroupConfig],
     pub plans: &'a [GroupPlan],
     pub walls: &'a WallIndex,
@@ -161,6 +164,12 @@ impl SteerCtx<'_> {
         self.slots.row(leader).map(|r| r as usize)
     }
 
+    /// The host's preferred velocity of the agent in `row`, when it is host-driven.
+    #[inline]
+    pub(super) fn preferred(&self, row: usize) -> Option<Vec2> {
+        self.preferred.get(row).copied().filter(|v| !v.is_nan())
+    }
+
     /// The plan of the group of the agent in `row`.
     #[inline]
     fn plan_of(&self, row: usize) -> &GroupPlan {
@@ -208,6 +217,8 @@ impl World {
             out,
             walking: _,
             arrival: _,
+            preferred,
+            host_driving: _,
         } = &mut self.cols;
         let ctx = SteerCtx {
             id,
@@ -224,6 +235,7 @@ impl World {
             target,
             target2,
             offset,
+            preferred,
             groups: &self.groups,
             plans: &self.plans,
             walls: &self.walls,
@@ -296,7 +308,8 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut Ste
             (&ctx.plan_of(row).kernel, ctx.group.get(row..first + end))
         {
             if let (true, Some(o), Some(r), Some(m)) = (
-                groups.iter().all(|&g| g == groups[0]),
+                groups.iter().all(|&g| g == groups[0])
+                    && (row..first + end).all(|r| ctx.preferred(r).is_none()),
                 out.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
