@@ -229,6 +229,10 @@ typedef struct {
   // True: reciprocal collision avoidance (ORCA) with its default parameters,
   // so that the group's agents do not walk through each other.
   bool avoidance;
+  // True: the host moves the group's agents. Each step computes their desired
+  // velocities (`throng_world_desired_velocities`) but moves none of them; the host
+  // writes positions and velocities back.
+  bool host_moves;
 } ThrongGroupDesc;
 
 // Everything needed to spawn one agent. Start from `throng_agent_desc_default()`.
@@ -601,6 +605,23 @@ ThrongStatus throng_world_velocities(ThrongWorld *world,
 // # Safety
 // As `throng_world_ids`.
 ThrongStatus throng_world_headings(ThrongWorld *world, float *out, size_t cap, size_t *written);
+
+// The velocity the last step gave an agent: for an agent of a group the host moves,
+// the one its behaviours, body and avoidance want it to move at; for any other, the
+// velocity it moved at.
+//
+// # Safety
+// `world` is null or a live world; `out` points at a writable `ThrongVec2`.
+ThrongStatus throng_agent_desired_velocity(ThrongWorld *world, uint64_t id, ThrongVec2 *out);
+
+// Every agent's desired velocity (`throng_agent_desired_velocity`), in row order.
+//
+// # Safety
+// As `throng_world_ids`.
+ThrongStatus throng_world_desired_velocities(ThrongWorld *world,
+                                             ThrongVec2 *out,
+                                             size_t cap,
+                                             size_t *written);
 
 // Every agent's arrival state (`THRONG_ARRIVAL_*`), in row order.
 //

@@ -423,6 +423,14 @@ pub struct GroupConfig {
     /// neighbours, walls and obstacles for a time horizon
     /// ([`crate::behaviours::avoidance`]). Default none.
     pub avoidance: Option<AvoidanceParams>,
+    /// The host moves the group's agents: each tick computes every agent's desired
+    /// velocity ([`crate::World::desired_velocity`]: what its behaviours, body and
+    /// avoidance would move it at) but writes no position, velocity or heading; the
+    /// host moves the agents itself (its physics, its character controller) and
+    /// writes them back with [`crate::World::set_position`] and
+    /// [`crate::World::set_velocity`]. Default false.
+    #[serde(default)]
+    pub host_moves: bool,
 }
 
 impl Default for GroupConfig {
@@ -436,6 +444,7 @@ impl Default for GroupConfig {
             max_neighbours: 12,
             facing: Facing::default(),
             avoidance: None,
+            host_moves: false,
         }
     }
 }

@@ -154,3 +154,76 @@ fn without_avoidance_the_force_is_capped_and_none_hands_the_agent_back() {
         .is_err());
     assert_eq!(world.preferred_velocity(id).unwrap(), None);
 }
+
+/// Walkers arriving at a point among each other, in a group the engine moves or the
+/// host moves.
+fn walkers(host_moves: bool) -> (World, Vec<AgentId>) {
+    let mut world = World::new(WorldConfig {
+        seed: 3,
+        ..WorldConfig::default()
+    });
+    let arrive = ArriveParams {
+        slowing_radius: 3.0,
+        ..ArriveParams::default()
+    };
+    let g = world
+        .add_group(GroupConfig {
+            host_moves,
+            ..GroupConfig::new("walkers")
+                .with(Behaviour::Arrive(arrive), 1.0)
+                .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+        })
+        .unwrap();
+    let specs: Vec<AgentSpec> = (0..40)
+        .map(|i| {
+            // A top speed they never reach: `set_velocity` truncates to it again, and
+            // a velocity truncated once can be an ulp longer than the maximum.
+            AgentSpec::new(g, Vec2::new((i % 8) as f32, (i / 8) as f32))
+                .with_limits(1.0, 100.0, 4.0)
+                .with_target(Target::Point(Vec2::new(20.0, 5.0)))
+        })
+        .collect();
+    let ids = world.spawn_many(&specs).unwrap();
+    (world, ids)
+}
+
+#[test]
+fn a_host_that_moves_by_the_desired_velocities_retraces_the_engines_own_moves() {
+    let dt = 0.05;
+    let (mut engine, ids) = walkers(false);
+    let (mut host, host_ids) = walkers(true);
+    assert_eq!(ids, host_ids);
+    for _ in 0..200 {
+        engine.step(dt).unwrap();
+        let before: Vec<Vec2> = ids.iter().map(|&id| host.position(id).unwrap()).collect();
+        host.step(dt).unwrap();
+        for (&id, &p) in ids.iter().zip(&before) {
+            assert_eq!(
+                host.position(id).unwrap(),
+                p,
+                "the engine moved a host's agent"
+            );
+            // The host's physics: semi-implicit Euler, as the engine integrates.
+            let v = host.desired_velocity(id).unwrap();
+            host.set_velocity(id, v).unwrap();
+            host.set_position(id, p + v * dt).unwrap();
+        }
+    }
+    for &id in &ids {
+        assert_eq!(host.position(id).unwrap(), engine.position(id).unwrap());
+        assert_eq!(host.velocity(id).unwrap(), engine.velocity(id).unwrap());
+    }
+    for &id in &ids {
+        assert_eq!(
+            engine.desired_velocity(id).unwrap(),
+            engine.velocity(id).unwrap()
+        );
+    }
+    let centre = ids
+        .iter()
+        .map(|&id| host.position(id).unwrap())
+        .sum::<Vec2>()
+        / 40.0;
+    // They started with their centre (3.5, 2), 16.8 from the goal.
+    assert!(centre.distance(Vec2::new(20.0, 5.0)) < 12.0, "{centre}");
+}

@@ -544,6 +544,41 @@ pub unsafe extern "C" fn throng_world_headings(
     })
 }
 
+/// The velocity the last step gave an agent: for an agent of a group the host moves,
+/// the one its behaviours, body and avoidance want it to move at; for any other, the
+/// velocity it moved at.
+///
+/// # Safety
+/// `world` is null or a live world; `out` points at a writable `ThrongVec2`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agent_desired_velocity(
+    world: *mut ThrongWorld,
+    id: u64,
+    out: *mut ThrongVec2,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let v = w.world().desired_velocity(AgentId::from_bits(id))?;
+        write_out(out, "out", v.into())
+    })
+}
+
+/// Every agent's desired velocity (`throng_agent_desired_velocity`), in row order.
+///
+/// # Safety
+/// As `throng_world_ids`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_desired_velocities(
+    world: *mut ThrongWorld,
+    out: *mut ThrongVec2,
+    cap: usize,
+    written: *mut usize,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let items = w.world().desired_velocities().map(ThrongVec2::from);
+        copy_out(items, out, cap, written, "out")
+    })
+}
+
 /// Every agent's arrival state (`THRONG_ARRIVAL_*`), in row order.
 ///
 /// # Safety

@@ -96,6 +96,10 @@ pub struct ThrongGroupDesc {
     /// True: reciprocal collision avoidance (ORCA) with its default parameters,
     /// so that the group's agents do not walk through each other.
     pub avoidance: bool,
+    /// True: the host moves the group's agents. Each step computes their desired
+    /// velocities (`throng_world_desired_velocities`) but moves none of them; the host
+    /// writes positions and velocities back.
+    pub host_moves: bool,
 }
 
 /// A group named "group" with no behaviours, the default neighbour radius (3) and
@@ -111,6 +115,7 @@ pub extern "C" fn throng_group_desc_default() -> ThrongGroupDesc {
         max_neighbours: d.max_neighbours as u32,
         combination: THRONG_COMBINATION_WEIGHTED_SUM,
         avoidance: false,
+        host_moves: false,
     }
 }
 
@@ -216,6 +221,7 @@ fn group_config(d: &ThrongGroupDesc) -> CResult<GroupConfig> {
         neighbour_radius: d.neighbour_radius,
         max_neighbours: d.max_neighbours as usize,
         avoidance: d.avoidance.then(AvoidanceParams::default),
+        host_moves: d.host_moves,
         ..GroupConfig::default()
     })
 }

@@ -340,6 +340,14 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
             Null => throng_world_headings(null_mut(), &mut f32_out, 1, &mut usize_out),
             Null => throng_world_headings(w, null_mut(), 8, &mut usize_out),
             Null => throng_world_headings(w, &mut f32_out, 1, null_mut()));
+        check!(throng_agent_desired_velocity:
+            Null => throng_agent_desired_velocity(null_mut(), id, &mut vec_out),
+            Null => throng_agent_desired_velocity(w, id, null_mut()),
+            Stale => throng_agent_desired_velocity(w, stale, &mut vec_out));
+        check!(throng_world_desired_velocities:
+            Null => throng_world_desired_velocities(null_mut(), &mut vec_out, 1, &mut usize_out),
+            Null => throng_world_desired_velocities(w, null_mut(), 8, &mut usize_out),
+            Null => throng_world_desired_velocities(w, &mut vec_out, 1, null_mut()));
         check!(throng_world_arrivals:
             Null => throng_world_arrivals(null_mut(), &mut u8_out, 1, &mut usize_out),
             Null => throng_world_arrivals(w, null_mut(), 8, &mut usize_out),
@@ -661,6 +669,51 @@ fn a_host_driven_agent_moves_at_its_preferred_velocity() {
         // Back to its arrive behaviour: it turns toward its target (8, 0).
         ok(throng_agent_velocity(f.world, f.walker, &mut vel));
         assert!(vel.x > 0.0, "{vel:?}");
+    }
+}
+
+#[test]
+fn a_group_the_host_moves_stays_put_and_reports_desired_velocities() {
+    let mut world = null_mut();
+    let config = throng_world_config_default();
+    unsafe {
+        ok(throng_world_new(&config, &mut world));
+        let seek = [ThrongBehaviourDesc {
+            kind: THRONG_BEHAVIOUR_SEEK,
+            weight: 1.0,
+            param: 0.0,
+            path: 0,
+        }];
+        let mut desc = throng_group_desc_default();
+        desc.behaviours = seek.as_ptr();
+        desc.behaviour_count = 1;
+        desc.host_moves = true;
+        let mut g = 0;
+        ok(throng_world_add_group(world, &desc, &mut g));
+        let mut spec = throng_agent_desc_default(g, 1.0, 2.0);
+        spec.target_kind = THRONG_TARGET_POINT;
+        spec.target_point = v(11.0, 2.0);
+        let mut id = 0;
+        ok(throng_world_spawn(world, &spec, &mut id));
+        ok(throng_world_step(world, 0.1));
+        let mut p = ThrongVec2::default();
+        ok(throng_agent_position(world, id, &mut p));
+        assert_eq!(p, v(1.0, 2.0), "the engine moved an agent the host moves");
+        // Seek from rest with the default body: its force is its top speed, 2 along
+        // +x, so 2 units/s² for 0.1 s.
+        let mut desired = [ThrongVec2::default(); 1];
+        let mut n = 0;
+        ok(throng_world_desired_velocities(
+            world,
+            desired.as_mut_ptr(),
+            1,
+            &mut n,
+        ));
+        assert!(
+            (desired[0].x - 0.2).abs() < 1e-6 && desired[0].y == 0.0,
+            "{desired:?}"
+        );
+        ok(throng_world_free(world));
     }
 }
 

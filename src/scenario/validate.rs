@@ -456,6 +456,7 @@ fn validate_group(
         max_neighbours,
         facing: g.facing,
         avoidance: g.avoidance,
+        host_moves: false,
     };
     if let Some(a) = &g.avoidance {
         if let Err(msg) = a.validate() {

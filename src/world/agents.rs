@@ -419,6 +419,50 @@ impl World {
             .filter(|v| !v.is_nan()))
     }
 
+    /// The velocity the last tick gave an agent: for an agent of a group the host
+    /// moves ([`GroupConfig::host_moves`](crate::GroupConfig::host_moves)), the one its
+    /// behaviours, body and avoidance want it to move at, for the host to apply; for
+    /// any other agent, the velocity it moved at. Zero for an agent of a group the
+    /// host moves that was spawned since the last tick.
+    ///
+    /// ```
+    /// use throng::prelude::*;
+    ///
+    /// let mut world = World::default();
+    /// let seek = GroupConfig { host_moves: true, ..GroupConfig::new("g").with(Behaviour::Seek, 1.0) };
+    /// let g = world.add_group(seek)?;
+    /// let id = world.spawn(AgentSpec::new(g, Vec2::ZERO).with_target(Target::Point(Vec2::X * 10.0)))?;
+    /// world.step(0.1)?;
+    /// assert_eq!(world.position(id)?, Vec2::ZERO); // the engine moved nothing
+    /// let v = world.desired_velocity(id)?; // seek from rest: 2 units/s² for 0.1 s
+    /// assert!((v - Vec2::new(0.2, 0.0)).length() < 1e-6);
+    /// // The host moves it (its physics, here a plain step) and writes it back.
+    /// world.set_velocity(id, v)?;
+    /// world.set_position(id, world.position(id)? + v * 0.1)?;
+    /// # Ok::<(), ThrongError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn desired_velocity(&self, id: AgentId) -> Result<Vec2> {
+        let row = self.row(id)?;
+        Ok(self.desired_velocity_at(row))
+    }
+
+    /// Every agent's [`World::desired_velocity`], in row order.
+    pub fn desired_velocities(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        (0..self.len()).map(|row| self.desired_velocity_at(row))
+    }
+
+    fn desired_velocity_at(&self, row: usize) -> Vec2 {
+        let group = usize::from(self.cols.group[row]);
+        if self.plans[group].host_moves {
+            self.cols.out[row].linear
+        } else {
+            self.cols.vel[row]
+        }
+    }
+
     /// Move an agent to another group (between ticks); its handle, body, targets and
     /// motion stay. What the new group's behaviours carry from tick to tick starts
     /// afresh where it belonged to the old group's: the walker's plan is dropped, and

@@ -190,6 +190,10 @@ fn integrate_one(
 ) -> Integrated {
     let (p, v, h, w) = (rows.pos[k], rows.vel[k], rows.heading[k], rows.rotation[k]);
     let gi = ctx.group[row] as usize;
+    if ctx.plans[gi].host_moves {
+        // The host moves it, from its desired velocity (the steering output).
+        return Integrated::default();
+    }
     let g = &ctx.groups[gi];
     let o = &ctx.out[row];
     let avoids = ctx.plans[gi].avoidance.is_some();

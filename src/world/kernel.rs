@@ -231,8 +231,15 @@ pub(super) fn steer_one(
     let seen = perceive(ctx, (g_idx, row), || me, s);
     if let Some(preferred) = ctx.preferred(row) {
         // Host-driven: the host's velocity in place of the behaviours' output.
-        let linear = match (&ctx.plans[g_idx].avoidance, g.movement) {
+        let plan = &ctx.plans[g_idx];
+        let linear = match (&plan.avoidance, g.movement) {
             (Some(how), _) => avoid(ctx, row, &me, truncate(preferred, me.max_speed), how, s),
+            (None, Movement::Steering) if plan.host_moves => next_velocity(
+                me.vel,
+                host_force(&me, preferred, ctx.dt),
+                me.limits(),
+                ctx.dt,
+            ),
             (None, Movement::Steering) => host_force(&me, preferred, ctx.dt),
             (None, Movement::Kinematic) => truncate(preferred, me.max_speed),
         };
@@ -327,6 +334,12 @@ pub(super) fn steer_one(
             Movement::Kinematic => truncate(linear, me.max_speed),
         };
         linear = avoid(ctx, row, &me, preferred, how, s);
+    } else if ctx.plans[g_idx].host_moves {
+        // The host moves the agent: the output is the velocity the tick would give it.
+        linear = match g.movement {
+            Movement::Steering => next_velocity(me.vel, linear, me.limits(), ctx.dt),
+            Movement::Kinematic => truncate(linear, me.max_speed),
+        };
     }
     SteerOut {
         linear,

@@ -128,6 +128,9 @@ pub(crate) struct GroupPlan {
     /// Its agents avoid collisions (ORCA): their steering output is then the velocity
     /// to move at, which the integration pass takes as it is.
     pub avoidance: Option<Avoiding>,
+    /// The host moves its agents: the steering output is the desired velocity, and
+    /// the integration pass leaves the rows alone.
+    pub host_moves: bool,
 }
 
 /// A group's avoidance as the steering pass uses it.
@@ -145,20 +148,27 @@ impl GroupPlan {
     /// The plan of a group with this config.
     pub(crate) fn of(config: &GroupConfig) -> Self {
         let route = NeighbourRoute::of(config);
-        let kernel = Self::program(config, route).map_or(Kernel::PerAgent, Kernel::Four);
+        // The lane kernel and integration serve groups whose outputs are forces the
+        // engine integrates; a group the host moves gets velocities, one agent at a time.
+        let kernel = match config.host_moves {
+            true => Kernel::PerAgent,
+            false => Self::program(config, route).map_or(Kernel::PerAgent, Kernel::Four),
+        };
         Self {
             route,
             kernel,
             angular: config.uses_angular(),
             integrate_x4: config.movement == Movement::Steering
                 && !config.uses_angular()
-                && config.avoidance.is_none(),
+                && config.avoidance.is_none()
+                && !config.host_moves,
             watches_leaders: config.watches_leaders(),
             leader: config.leader_params().copied(),
             walks: config
                 .behaviours
                 .iter()
                 .any(|b| matches!(b.behaviour, Behaviour::Approach(_))),
+            host_moves: config.host_moves,
             avoidance: config.avoidance.map(|params| Avoiding {
                 params,
                 side_turn: (params.side_bias * (1.0 - params.priority)).sin_cos(),
