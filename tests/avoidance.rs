@@ -219,3 +219,59 @@ fn a_dense_crossing_keeps_speeds_and_bodies_apart() {
         .count();
     assert!(arrived >= 95, "{arrived} of 100 arrived");
 }
+
+/// A walker with the default body (mass 1, force 4: half a second to its top speed
+/// 2) and avoidance, walking 8 units past two agents standing either side of its way
+/// (2 units off its line), with or without separation; when it first comes within
+/// 0.5 of its goal, and the closest it comes to either of them.
+fn past_two_standing(separation: bool) -> (Option<f32>, f32) {
+    let mut world = World::default();
+    let arrive = ArriveParams {
+        slowing_radius: 2.0,
+        ..ArriveParams::default()
+    };
+    let mut config = GroupConfig::new("walkers").with(Behaviour::Arrive(arrive), 1.0);
+    if separation {
+        let sep = throng::behaviours::flocking::SeparationParams::default();
+        config = config.with(Behaviour::Separation(sep), 1.5);
+    }
+    let g = world
+        .add_group(config.avoiding(AvoidanceParams::default()))
+        .unwrap();
+    let goal = Vec2::new(8.0, 0.0);
+    let me = world
+        .spawn(AgentSpec::new(g, Vec2::ZERO).with_target(Target::Point(goal)))
+        .unwrap();
+    let others = [Vec2::new(3.0, 2.0), Vec2::new(3.0, -2.0)]
+        .map(|p| world.spawn(AgentSpec::new(g, p)).unwrap());
+    let (mut arrived, mut closest) = (None, f32::INFINITY);
+    let dt = 0.05;
+    for t in 1..=300 {
+        world.step(dt).unwrap();
+        let p = world.position(me).unwrap();
+        for o in others {
+            closest = closest.min(p.distance(world.position(o).unwrap()));
+        }
+        if arrived.is_none() && p.distance(goal) < 0.5 {
+            arrived = Some(t as f32 * dt);
+        }
+    }
+    (arrived, closest)
+}
+
+#[test]
+fn a_soft_body_with_avoidance_walks_past_standing_agents_at_its_pace() {
+    // Alone it would take about 4 s at its top speed and its acceleration; the two
+    // bystanders leave it a 3-unit gap. (When the avoidance was offered only one
+    // tick's worth of the behaviours' force, this walker crawled: 14.7 s without
+    // separation, and not there after 15 s with it.)
+    for separation in [false, true] {
+        let (arrived, closest) = past_two_standing(separation);
+        let t = arrived.unwrap_or(f32::INFINITY);
+        assert!(t < 6.0, "separation {separation}: arrived at {arrived:?}");
+        assert!(
+            closest >= 1.0 - 1e-3,
+            "separation {separation}: bodies overlapped, {closest}"
+        );
+    }
+}

@@ -218,9 +218,10 @@ fn integrate_one(
                 max_speed: ctx.max_speed[row],
             };
             let (np, nv) = if avoids {
-                // The output is the collision-free velocity itself, held for the tick
-                // (which is what the avoidance's guarantee is about).
-                let nv = truncate(o.linear, limits.max_speed);
+                // The output is the collision-free velocity, held for the tick (which
+                // is what the avoidance's guarantee is about), reached as far as the
+                // body's force allows in one tick.
+                let nv = avoiding_velocity(v, o.linear, limits, ctx.dt);
                 (p + nv * ctx.dt, nv)
             } else {
                 integrate_linear(ctx.integrator, p, v, o.linear, limits, ctx.dt)
@@ -253,6 +254,23 @@ fn integrate_one(
     Integrated {
         quarantined: 0,
         crossings_prevented: crossed,
+    }
+}
+
+/// The velocity an avoiding steered body moves at: the avoidance's `chosen` velocity
+/// (truncated to the top speed) when the body's force can reach it from `vel` within
+/// the tick, `|chosen - vel| <= max_force dt / mass` (then exactly it); otherwise
+/// `vel` changed toward it by that much (DetourCrowd's acceleration limit after its
+/// avoidance). The avoidance's guarantee holds where the body keeps up: give dense
+/// crowds bodies that reach their top speed within a tick or two.
+pub(super) fn avoiding_velocity(vel: Vec2, chosen: Vec2, limits: Limits, dt: f32) -> Vec2 {
+    let chosen = truncate(chosen, limits.max_speed);
+    let reach = limits.max_force * dt / limits.mass;
+    let change = chosen - vel;
+    if change.length_squared() <= reach * reach {
+        chosen
+    } else {
+        vel + truncate(change, reach)
     }
 }
 

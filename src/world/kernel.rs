@@ -217,6 +217,18 @@ impl Dispatch<'_, '_> {
     }
 }
 
+/// The velocity a steered agent's behaviours ask of its avoidance: where their force
+/// takes the velocity over `max(dt, mass × 1 s)`. Reynolds' behaviours steer by
+/// force = desired velocity - velocity (Buckland's unit-mass convention), so over
+/// `mass × 1 s` the force reaches the velocity they desire, as RVO2's preferred
+/// velocity is, whatever the tick; a heavier body's own acceleration limit is applied
+/// after the avoidance, by the integration. (Over one tick alone, a body that needs
+/// several ticks to reach its speed would offer the avoidance only a little more than
+/// its present velocity, and crawl around whatever it avoids.)
+pub(super) fn preferred_velocity(me: &AgentState, force: Vec2, dt: f32) -> Vec2 {
+    next_velocity(me.vel, force, me.limits(), dt.max(me.mass))
+}
+
 /// The steering kernel of one agent: shared by the parallel pass and by tests.
 pub(super) fn steer_one(
     ctx: &SteerCtx<'_>,
@@ -330,7 +342,7 @@ pub(super) fn steer_one(
         // The velocity the behaviours prefer, made collision-free: the output is then
         // a velocity, which the integration pass takes as it is.
         let preferred = match g.movement {
-            Movement::Steering => next_velocity(me.vel, linear, me.limits(), ctx.dt),
+            Movement::Steering => preferred_velocity(&me, linear, ctx.dt),
             Movement::Kinematic => truncate(linear, me.max_speed),
         };
         linear = avoid(ctx, row, &me, preferred, how, s);

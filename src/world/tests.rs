@@ -202,3 +202,65 @@ fn candidate_sums_follow_the_record_path_closely() {
         }
     }
 }
+
+/// A body at rest, mass `mass`, top speed 2, force 4.
+fn resting(mass: f32) -> crate::behaviours::AgentState {
+    crate::behaviours::AgentState {
+        pos: Vec2::ZERO,
+        vel: Vec2::ZERO,
+        heading: 0.0,
+        rotation: 0.0,
+        max_speed: 2.0,
+        max_force: 4.0,
+        radius: 0.5,
+        mass,
+    }
+}
+
+#[test]
+fn the_preferred_velocity_is_what_the_behaviours_desire_whatever_the_tick() {
+    use super::kernel::preferred_velocity;
+    // Seek from rest at top speed 2: force (2, 0) = desired - velocity. Mass 1,
+    // tick 1/30: over max(1/30, 1 s) the force reaches (2, 0), the desired velocity
+    // (over the tick alone it would be (2/30, 0)).
+    let v = preferred_velocity(&resting(1.0), Vec2::new(2.0, 0.0), 1.0 / 30.0);
+    assert_eq!(v, Vec2::new(2.0, 0.0));
+    // Mass 0.1, tick 0.1 (the bundled crowds): max(0.1, 0.1) is the tick itself,
+    // 0 + (2, 0) / 0.1 * 0.1.
+    let v = preferred_velocity(&resting(0.1), Vec2::new(2.0, 0.0), 0.1);
+    assert_eq!(v, Vec2::new(2.0, 0.0) / 0.1 * 0.1);
+    // Mass 4: over 4 s, (1, 0) / 4 * 4 = (1, 0); the force is capped at 4 first and
+    // the result at the top speed: (8, 0) -> (4, 0) -> 4 * 4 / 4 = 4 -> 2.
+    assert_eq!(
+        preferred_velocity(&resting(4.0), Vec2::new(1.0, 0.0), 0.1),
+        Vec2::new(1.0, 0.0)
+    );
+    assert_eq!(
+        preferred_velocity(&resting(4.0), Vec2::new(8.0, 0.0), 0.1),
+        Vec2::new(2.0, 0.0)
+    );
+}
+
+#[test]
+fn an_avoiding_body_reaches_the_chosen_velocity_as_far_as_its_force_allows() {
+    use super::integrate::avoiding_velocity;
+    use crate::integrate::Limits;
+    let body = Limits {
+        mass: 1.0,
+        max_speed: 2.0,
+        max_force: 4.0,
+    };
+    // In a tick of 0.25 the velocity can change by 4 * 0.25 / 1 = 1.
+    let at = |vel: Vec2, chosen: Vec2| avoiding_velocity(vel, chosen, body, 0.25);
+    // Within reach: exactly the chosen velocity.
+    assert_eq!(at(Vec2::ZERO, Vec2::new(0.5, 0.5)), Vec2::new(0.5, 0.5));
+    assert_eq!(
+        at(Vec2::new(1.0, 0.0), Vec2::new(2.0, 0.0)),
+        Vec2::new(2.0, 0.0)
+    );
+    // Out of reach: one unit toward it.
+    assert_eq!(at(Vec2::ZERO, Vec2::new(2.0, 0.0)), Vec2::new(1.0, 0.0));
+    assert_eq!(at(Vec2::new(1.0, 0.0), Vec2::new(-1.0, 0.0)), Vec2::ZERO);
+    // Truncated to the top speed first: (4, 0) -> (2, 0), then one unit toward it.
+    assert_eq!(at(Vec2::ZERO, Vec2::new(4.0, 0.0)), Vec2::new(1.0, 0.0));
+}
