@@ -1,7 +1,8 @@
 //! Each phase of the tick on its own, at 10k and 100k agents, with either
 //! index: the time criterion records is the phase's own share of real ticks
 //! (from the world's per-phase timers), so the phases are measured in their
-//! true context. The neighbour queries on their own are in `spatial`.
+//! true context, over the ticks the sweep times ([`crate::common::WINDOW`]). The
+//! neighbour queries on their own are in `spatial`.
 
 use std::time::Duration;
 
@@ -9,7 +10,7 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 use throng::spatial::IndexKind;
 use throng::TickStats;
 
-use crate::common::scenario;
+use crate::common::{bench_window_by, scenario};
 
 type Phase = (&'static str, fn(&TickStats) -> u64);
 
@@ -30,12 +31,8 @@ pub fn benches(c: &mut Criterion) {
             for (name, pick) in PHASES {
                 group.bench_with_input(BenchmarkId::new(name, n), &n, |b, &n| {
                     let mut s = scenario("flock", n, Some(index), 5);
-                    b.iter_custom(|iters| {
-                        let mut total = 0u64;
-                        for _ in 0..iters {
-                            total += pick(&s.step().expect("step"));
-                        }
-                        Duration::from_nanos(total)
+                    bench_window_by(b, &mut s, |s| {
+                        Duration::from_nanos(pick(&s.step().expect("step")))
                     });
                 });
             }

@@ -3,7 +3,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput};
 use throng::spatial::IndexKind;
 
-use crate::common::{pool, scenario};
+use crate::common::{bench_window, pool, scenario};
 
 /// Register the thread-count benches.
 pub fn benches(c: &mut Criterion) {
@@ -19,7 +19,7 @@ pub fn benches(c: &mut Criterion) {
                 for _ in 0..5 {
                     s.step().expect("step");
                 }
-                b.iter(|| s.step().expect("step"));
+                bench_window(b, &mut s);
             });
         }
         group.finish();

@@ -97,6 +97,13 @@ struct Mover {
     shared: Option<f32>,
 }
 
+/// A saved [`Scenario`] state ([`Scenario::save`]).
+#[derive(Clone, Debug)]
+pub struct ScenarioState {
+    world: crate::world::Snapshot,
+    elapsed: f64,
+}
+
 /// A world built from a profile, with what the profile says about it.
 pub struct Scenario {
     profile: Profile,
@@ -322,6 +329,28 @@ impl Scenario {
         Ok(stats)
     }
 
+    /// The scenario's state: its world's snapshot and its moving targets' clock, for
+    /// [`Scenario::restore`] (benchmarks measure a fixed window of ticks this way).
+    #[must_use]
+    pub fn save(&self) -> ScenarioState {
+        ScenarioState {
+            world: self.world.snapshot(),
+            elapsed: self.elapsed,
+        }
+    }
+
+    /// Put the scenario back in a state [`Scenario::save`] took of it: stepping on
+    /// gives bitwise what stepping on from the save did.
+    ///
+    /// # Errors
+    /// [`World::restore`]'s, when the saved world does not hold together; the
+    /// scenario is unchanged then.
+    pub fn restore(&mut self, state: &ScenarioState) -> crate::Result<()> {
+        self.world.restore(&state.world)?;
+        self.elapsed = state.elapsed;
+        Ok(())
+    }
+
     /// The profile the scenario was built from (after overrides).
     #[must_use]
     pub fn profile(&self) -> &Profile {
@@ -541,6 +570,34 @@ impl<'a> Nearest<'a> {
 mod tests {
     use super::*;
     use crate::rng::uniform;
+
+    #[test]
+    fn a_restored_scenario_steps_as_it_did_from_the_save_moving_targets_included() {
+        // The flock chases a lure moving along a path: the clock matters.
+        let bundled = crate::scenario::bundled("flock").unwrap();
+        let profile = crate::scenario::load_bundled(bundled)
+            .unwrap()
+            .scaled_to(300);
+        let mut s = Scenario::build(&profile).unwrap();
+        for _ in 0..5 {
+            s.step().unwrap();
+        }
+        let saved = s.save();
+        let ahead: Vec<u64> = (0..10)
+            .map(|_| {
+                s.step().unwrap();
+                s.world().state_hash()
+            })
+            .collect();
+        s.restore(&saved).unwrap();
+        let again: Vec<u64> = (0..10)
+            .map(|_| {
+                s.step().unwrap();
+                s.world().state_hash()
+            })
+            .collect();
+        assert_eq!(ahead, again);
+    }
 
     #[test]
     fn nearest_matches_brute_force() {
