@@ -172,12 +172,6 @@ pub unsafe extern "C" fn throng_world_contains(
     })
 }
 
-fn live(w: &ThrongWorld, id: u64) -> CResult<AgentId> {
-    let id = AgentId::from_bits(id);
-    w.world().row(id)?;
-    Ok(id)
-}
-
 /// An agent's position.
 ///
 /// # Safety
@@ -189,7 +183,7 @@ pub unsafe extern "C" fn throng_agent_position(
     out: *mut ThrongVec2,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let p = w.world().position(live(w, id)?)?;
+        let p = w.world().position(AgentId::from_bits(id))?;
         write_out(out, "out", p.into())
     })
 }
@@ -205,7 +199,7 @@ pub unsafe extern "C" fn throng_agent_velocity(
     out: *mut ThrongVec2,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let v = w.world().velocity(live(w, id)?)?;
+        let v = w.world().velocity(AgentId::from_bits(id))?;
         write_out(out, "out", v.into())
     })
 }
@@ -221,7 +215,7 @@ pub unsafe extern "C" fn throng_agent_heading(
     out: *mut f32,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let h = w.world().heading(live(w, id)?)?;
+        let h = w.world().heading(AgentId::from_bits(id))?;
         write_out(out, "out", h)
     })
 }
