@@ -521,3 +521,38 @@ fn csv_keeps_the_final_state_whatever_every_is() {
     ticks.dedup();
     assert_eq!(ticks, vec!["0", "5", "7"]);
 }
+
+#[test]
+fn output_options_without_their_output_are_refused() {
+    for (args, says) in [
+        (&["run", "flock", "--every", "5"][..], "--csv"),
+        (&["run", "flock", "--size", "64x64"][..], "--png"),
+    ] {
+        let out = throng().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_profile_in_the_current_folder_is_found_without_its_extension() {
+    let dir = std::env::temp_dir().join(format!("throng-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src =
+        include_str!("../profiles/flock.toml").replace("name = \"flock\"", "name = \"corridor\"");
+    std::fs::write(dir.join("corridor.toml"), src).unwrap();
+    let out = throng()
+        .current_dir(&dir)
+        .args(["check", "corridor"])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("ok: corridor"), "{text}");
+}

@@ -202,3 +202,38 @@ kind = "interpose"
     let e = scenario::parse_profile(&bad, "bad.toml").unwrap_err();
     assert!(e.render().contains("target2"), "{}", e.render());
 }
+
+#[test]
+fn a_follower_group_without_a_leader_is_refused_at_its_behaviour() {
+    let src = r#"
+[[groups]]
+name = "squad"
+count = 10
+spawn = { shape = "disc", radius = 5.0 }
+
+[[groups.behaviours]]
+kind = "leader_follow"
+"#;
+    let e = scenario::parse_profile(src, "lost.toml").unwrap_err();
+    assert_eq!(e.key, "groups[0].behaviours[0].kind");
+    assert!(e.message.contains("[[squads]]"), "{}", e.message);
+    assert_eq!(e.line, 8, "{}", e.render());
+    // With a squad it is accepted.
+    let led = format!(
+        "{src}\n[[groups]]\nname = \"boss\"\ncount = 1\nspawn = {{ shape = \"disc\", radius = 1.0 }}\n\n\
+         [[squads]]\nleader_group = \"boss\"\nfollower_group = \"squad\"\n"
+    );
+    scenario::parse_profile(&led, "led.toml").unwrap_or_else(|e| panic!("{}", e.render()));
+}
+
+#[test]
+fn a_behaviour_the_movement_does_not_take_is_named() {
+    let src = "[[groups]]\nname = \"a\"\ncount = 3\nmovement = \"kinematic\"\n\
+               spawn = { shape = \"disc\", radius = 5.0 }\n\n[[groups.behaviours]]\nkind = \"seek\"\n";
+    let e = scenario::parse_profile(src, "k.toml").unwrap_err();
+    assert_eq!(e.key, "groups[0].behaviours[0].kind");
+    assert_eq!(
+        e.message,
+        "`seek`: a kinematic group takes only kinematic behaviours"
+    );
+}

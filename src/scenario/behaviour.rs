@@ -292,6 +292,13 @@ pub(crate) fn convert(
     };
     if let Err(crate::ThrongError::InvalidParameter { field, reason }) = alone.validate() {
         let param = field.rsplit_once('.').map_or(field.as_str(), |(_, p)| p);
+        if param == "kind" {
+            // The behaviour itself does not fit the group (kinematic or not).
+            return Err(Problem::new(
+                format!("{key}.kind"),
+                format!("`{kind}`: {reason}"),
+            ));
+        }
         let value = params
             .get(param)
             .map(|v| format!(", got {v}"))

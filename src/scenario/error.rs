@@ -100,6 +100,29 @@ impl Problem {
     }
 }
 
+/// Serde's type names in words a profile's author knows: `expected i64` is "a
+/// whole number", `expected f32` "a number" (and quoted numbers are pointed out).
+fn plain_types(message: &str) -> String {
+    let mut m = message.to_string();
+    for (rust, plain) in [
+        ("expected i64", "expected a whole number"),
+        ("expected u64", "expected a whole number >= 0"),
+        ("expected u32", "expected a whole number >= 0"),
+        ("expected f32", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ] {
+        m = m.replace(rust, plain);
+    }
+    let quoted_number = m
+        .strip_prefix("invalid type: string \"")
+        .and_then(|rest| rest.split('"').next())
+        .is_some_and(|v| v.parse::<f64>().is_ok());
+    if quoted_number {
+        m.push_str(" (write it without quotes)");
+    }
+    m
+}
+
 /// One step of a key path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
@@ -182,7 +205,7 @@ impl<'a> Locator<'a> {
     /// and the key path is the innermost key around it. "unknown field `x`"
     /// errors point at the key `x` itself.
     pub(crate) fn toml_error(&self, e: &toml::de::Error) -> ProfileError {
-        let message = e.message().trim().to_string();
+        let message = plain_types(e.message().trim());
         let Some(span) = e.span() else {
             return ProfileError::whole_file(self.file.clone(), message);
         };
@@ -342,6 +365,18 @@ mod tests {
                 Step::Index(1),
                 Step::Index(2)
             ]
+        );
+    }
+
+    #[test]
+    fn type_errors_name_the_type_in_plain_words() {
+        assert_eq!(
+            plain_types(r#"invalid type: string "300", expected i64"#),
+            r#"invalid type: string "300", expected a whole number (write it without quotes)"#
+        );
+        assert_eq!(
+            plain_types(r#"invalid type: string "fast", expected f32"#),
+            r#"invalid type: string "fast", expected a number"#
         );
     }
 

@@ -114,6 +114,27 @@ pub(crate) fn validate(doc: ProfileDoc, default_name: &str) -> Result<Profile, P
         groups.push(validate_group(&key, g, &doc, &scene)?);
     }
     let squads = validate_squads(&doc, &groups)?;
+    // A follower needs a leader: a squad, or an agent target.
+    for (i, g) in groups.iter().enumerate() {
+        let follows = g
+            .config
+            .behaviours
+            .iter()
+            .position(|b| matches!(b.behaviour, crate::Behaviour::LeaderFollow { .. }));
+        let led = squads.iter().any(|q| q.follower_group == i)
+            || matches!(g.target, TargetSpec::AgentOfGroup(_));
+        if let (Some(b), false) = (follows, led) {
+            return Err(Problem::new(
+                format!("groups[{i}].behaviours[{b}].kind"),
+                format!(
+                    "group `{}` follows a leader (leader_follow) but has none: add a \
+                     [[squads]] table with follower_group = \"{}\" (and the leaders' \
+                     leader_group), or a target = {{ agent_of_group = \"...\" }}",
+                    g.name, g.name
+                ),
+            ));
+        }
+    }
     let profile = Profile {
         name,
         description: doc.description.trim().to_string(),

@@ -92,15 +92,16 @@ struct RunArgs {
     /// Write `tick,id,group,x,y,vx,vy,heading` rows to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write CSV rows every this many ticks (tick 0 is the starting state).
-    #[arg(long, value_name = "K", default_value_t = 10, value_parser = parse_every)]
-    every: u64,
+    /// Write CSV rows every this many ticks (tick 0 is the starting state); with
+    /// --csv. [default: 10]
+    #[arg(long, value_name = "K", value_parser = parse_every)]
+    every: Option<u64>,
     /// Draw the scene and every agent's trail into this PNG file.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
-    /// Size of the picture in pixels.
-    #[arg(long, value_name = "WxH", default_value = "1024x1024", value_parser = parse_size)]
-    size: (u32, u32),
+    /// Size of the picture in pixels; with --png. [default: 1024x1024]
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    size: Option<(u32, u32)>,
     /// Print the report as one JSON object on stdout instead of tables.
     #[arg(long)]
     json: bool,
@@ -199,11 +200,7 @@ impl From<ProfileError> for Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => run(RunArgs {
-            size: (1024, 1024),
-            every: 10,
-            ..RunArgs::default()
-        }),
+        None => run(RunArgs::default()),
         Some(Command::Run(args)) => run(args),
         Some(Command::Check { profile }) => check(&profile),
         Some(Command::List) => list(),
@@ -231,6 +228,11 @@ fn resolve(name: Option<&str>) -> Result<Profile, Failure> {
     }
     if let Some(b) = scenario::bundled(name) {
         return Ok(scenario::load_bundled(b)?);
+    }
+    // `corridor` for `./corridor.toml`.
+    let with_extension = path.with_extension("toml");
+    if path.extension().is_none() && with_extension.is_file() {
+        return Ok(scenario::load_profile(&with_extension)?);
     }
     if path.exists() {
         return Ok(scenario::load_profile(path)?);
@@ -340,6 +342,20 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         eprintln!("tracy: client started (localhost only); connect the Tracy profiler");
     }
     let base = resolve(args.profile.as_deref())?;
+    // Options that only shape an output file the run does not write are refused
+    // rather than ignored.
+    if args.every.is_some() && args.csv.is_none() {
+        return Err(Failure::Input(
+            "error: --every sets how often --csv writes rows; give --csv FILE too".into(),
+        ));
+    }
+    if args.size.is_some() && args.png.is_none() {
+        return Err(Failure::Input(
+            "error: --size sets the size of the --png picture; give --png FILE too".into(),
+        ));
+    }
+    let every = args.every.unwrap_or(10);
+    let size = args.size.unwrap_or((1024, 1024));
     let agents = match args.agents {
         Some(n) => {
             Some(usize::try_from(n).map_err(|_| Failure::Input("error: too many agents".into()))?)
@@ -398,7 +414,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let trail_every = (total / 400).max(1);
     let mut picture = png_file
         .as_ref()
-        .map(|_| png::Picture::new(args.size, &scenario, total / trail_every + 1));
+        .map(|_| png::Picture::new(size, &scenario, total / trail_every + 1));
 
     let agents = scenario.world().len();
     let progress = progress_bar(total, agents, &profile.name);
@@ -426,7 +442,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
         if let Some(w) = csv.as_mut() {
             // Every K-th tick, and the final state whatever K.
-            if t % args.every == 0 || t == total {
+            if t % every == 0 || t == total {
                 w.write_tick(&scenario).map_err(write_err)?;
             }
         }
