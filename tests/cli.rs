@@ -556,3 +556,31 @@ fn a_profile_in_the_current_folder_is_found_without_its_extension() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("ok: corridor"), "{text}");
 }
+
+#[test]
+fn quiet_prints_nothing_and_still_writes_while_a_plain_run_says_what_it_wrote() {
+    let dir = std::env::temp_dir().join(format!("throng-quiet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("q.csv");
+    let quiet = throng()
+        .args([
+            "run", "flock", "--agents", "50", "--ticks", "3", "--quiet", "--csv",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(quiet.status.success());
+    assert!(
+        quiet.stdout.is_empty() && quiet.stderr.is_empty(),
+        "{quiet:?}"
+    );
+    assert!(std::fs::metadata(&csv).unwrap().len() > 0);
+    let plain = throng()
+        .args(["run", "flock", "--agents", "50", "--ticks", "3", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let err = String::from_utf8_lossy(&plain.stderr);
+    assert!(err.contains("wrote ") && err.contains("q.csv"), "{err}");
+}

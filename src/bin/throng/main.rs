@@ -5,7 +5,7 @@
 //! throng                      run the default profile
 //! throng run [PROFILE] [--agents N] [--ticks T] [--warmup W] [--threads K]
 //!            [--seed S] [--index kdtree|grid] [--avoidance on|off] [--csv FILE]
-//!            [--every K] [--png FILE] [--size WxH] [--json]
+//!            [--every K] [--png FILE] [--size WxH] [--json] [--quiet]
 //! throng check PROFILE        validate a profile without running it
 //! throng list                 list the bundled profiles
 //! throng quality FILE         count crowd quality in a position file
@@ -105,6 +105,10 @@ struct RunArgs {
     /// Print the report as one JSON object on stdout instead of tables.
     #[arg(long)]
     json: bool,
+    /// Print nothing but errors: no progress bar, no report, no "wrote FILE" lines
+    /// (files are still written; the exit status tells how it went).
+    #[arg(long, short = 'q', conflicts_with = "json")]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -417,7 +421,10 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         .map(|_| png::Picture::new(size, &scenario, total / trail_every + 1));
 
     let agents = scenario.world().len();
-    let progress = progress_bar(total, agents, &profile.name);
+    let progress = match args.quiet {
+        true => ProgressBar::hidden(),
+        false => progress_bar(total, agents, &profile.name),
+    };
     let mut stats = report::Collector::new(ticks as usize);
     let mut quality = quality::Sampler::new(&scenario);
     let started = Instant::now();
@@ -457,10 +464,16 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let wall = started.elapsed();
     if let Some(w) = csv.take() {
         w.finish().map_err(write_err)?;
+        if let (Some(path), false) = (&args.csv, args.quiet) {
+            eprintln!("wrote {}", path.display());
+        }
     }
     if let (Some(p), Some(file)) = (picture, png_file) {
         p.finish(&scenario, file)
             .map_err(|e| Failure::Runtime(format!("writing the PNG file: {e}")))?;
+        if let (Some(path), false) = (&args.png, args.quiet) {
+            eprintln!("wrote {}", path.display());
+        }
     }
     png_guard.0 = None;
 
@@ -479,7 +492,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     );
     if args.json {
         println!("{}", report.to_json());
-    } else {
+    } else if !args.quiet {
         print!("{}", report.to_table());
     }
     if nan > 0 {
