@@ -114,6 +114,9 @@
 // Arrival state: short of the target and barely moving for 5 s (blocked).
 #define THRONG_ARRIVAL_STUCK 3
 
+// `ThrongSightEvent`'s `entered` or `left` when there is no such leader.
+#define THRONG_NO_AGENT UINT64_MAX
+
 // `group` of `throng_world_agents_within`: agents of every group.
 #define THRONG_ANY_GROUP UINT32_MAX
 
@@ -271,6 +274,16 @@ typedef struct {
   // Its state after it.
   uint8_t to;
 } ThrongArrivalEvent;
+
+// A change of the leader in whose sight an agent is, during the last step.
+typedef struct {
+  // The agent.
+  uint64_t agent;
+  // The leader whose sight it entered, or `THRONG_NO_AGENT`.
+  uint64_t entered;
+  // The leader whose sight it left, or `THRONG_NO_AGENT`.
+  uint64_t left;
+} ThrongSightEvent;
 
 #ifdef __cplusplus
 extern "C" {
@@ -573,6 +586,16 @@ ThrongStatus throng_world_arrival_events(ThrongWorld *world,
                                          ThrongArrivalEvent *out,
                                          size_t cap,
                                          size_t *written);
+
+// The agents that entered or left a leader's sight during the last step, in row
+// order (the bulk-read convention for `out`, `cap` and `written`).
+//
+// # Safety
+// As `throng_world_ids`.
+ThrongStatus throng_world_sight_events(ThrongWorld *world,
+                                       ThrongSightEvent *out,
+                                       size_t cap,
+                                       size_t *written);
 
 // Every agent's handle, in row order: row `i` of the other bulk reads is agent
 // `ids[i]` (rows move between ticks; handles don't).

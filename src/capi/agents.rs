@@ -463,6 +463,44 @@ pub unsafe extern "C" fn throng_world_arrival_events(
     })
 }
 
+/// `ThrongSightEvent`'s `entered` or `left` when there is no such leader.
+pub const THRONG_NO_AGENT: u64 = u64::MAX;
+
+/// A change of the leader in whose sight an agent is, during the last step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThrongSightEvent {
+    /// The agent.
+    pub agent: u64,
+    /// The leader whose sight it entered, or `THRONG_NO_AGENT`.
+    pub entered: u64,
+    /// The leader whose sight it left, or `THRONG_NO_AGENT`.
+    pub left: u64,
+}
+
+/// The agents that entered or left a leader's sight during the last step, in row
+/// order (the bulk-read convention for `out`, `cap` and `written`).
+///
+/// # Safety
+/// As `throng_world_ids`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_sight_events(
+    world: *mut ThrongWorld,
+    out: *mut ThrongSightEvent,
+    cap: usize,
+    written: *mut usize,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let bits = |a: Option<AgentId>| a.map_or(THRONG_NO_AGENT, AgentId::to_bits);
+        let events = w.world().sight_events().iter().map(|e| ThrongSightEvent {
+            agent: e.agent.to_bits(),
+            entered: bits(e.entered),
+            left: bits(e.left),
+        });
+        copy_out(events, out, cap, written, "out")
+    })
+}
+
 /// Every agent's handle, in row order: row `i` of the other bulk reads is agent
 /// `ids[i]` (rows move between ticks; handles don't).
 ///

@@ -324,6 +324,10 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
         check!(throng_world_arrival_events:
             Null => throng_world_arrival_events(null_mut(), events.as_mut_ptr(), 2, &mut usize_out),
             Null => throng_world_arrival_events(w, events.as_mut_ptr(), 2, null_mut()));
+        check!(throng_world_sight_events:
+            Null => throng_world_sight_events(null_mut(), null_mut(), 0, &mut usize_out),
+            Null => throng_world_sight_events(w, null_mut(), 4, &mut usize_out),
+            Null => throng_world_sight_events(w, null_mut(), 0, null_mut()));
         check!(throng_world_ids:
             Null => throng_world_ids(null_mut(), buf.as_mut_ptr(), 8, &mut usize_out),
             Null => throng_world_ids(w, null_mut(), 8, &mut usize_out),

@@ -47,6 +47,7 @@ use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 
 pub use arrival::{Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION};
 use plan::GroupPlan;
+pub use sight::SightEvent;
 use sight::SightScratch;
 pub use snapshot::{Snapshot, SNAPSHOT_VERSION};
 use steer::SteerScratch;
@@ -132,6 +133,8 @@ pub struct World {
     scratch: Vec<Mutex<SteerScratch>>,
     /// The arrival changes of the last tick.
     arrival_events: Vec<ArrivalEvent>,
+    /// The leader-sight changes of the last tick.
+    sight_events: Vec<SightEvent>,
     /// The index of the gameplay queries, over the current positions.
     queries: queries::QueryIndex,
     pool: Option<Arc<ThreadPool>>,
@@ -190,6 +193,7 @@ impl World {
             disturbed: 0,
             scratch: Vec::new(),
             arrival_events: Vec::new(),
+            sight_events: Vec::new(),
             queries: queries::QueryIndex::default(),
             pool: None,
             tick: 0,

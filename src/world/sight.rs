@@ -25,6 +25,78 @@ pub(super) struct SightScratch {
     leaders: Vec<u32>,
     /// Per leader: the rows in its sight.
     hits: Vec<Vec<u32>>,
+    /// The marks of the tick before, per row, for the sight events.
+    previous: Vec<AgentId>,
+}
+
+/// A change of the leader in whose sight an agent is, during the last tick
+/// ([`World::sight_events`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SightEvent {
+    /// The agent.
+    pub agent: AgentId,
+    /// The leader whose sight it entered (none: it left every leader's sight).
+    pub entered: Option<AgentId>,
+    /// The leader whose sight it was in before (none: it was in no leader's sight).
+    pub left: Option<AgentId>,
+}
+
+impl World {
+    /// The agents that entered or left a leader's sight during the last tick, in row
+    /// order: the leader-following article's "on leader sight" as events, for a game
+    /// to react (a villager that steps aside, a squad member that falls in). Refilled
+    /// every tick without allocating once grown; empty in a world without leaders.
+    #[must_use]
+    pub fn sight_events(&self) -> &[SightEvent] {
+        &self.sight_events
+    }
+
+    /// Move the leader-sight marks with their rows after a re-sort (new row `k` = old
+    /// row `perm[k]`), so that the next sight events compare each agent with itself.
+    pub(super) fn permute_sight_marks(&mut self) {
+        if self.sighted_by.is_empty() {
+            return;
+        }
+        let prev = &mut self.sight.previous;
+        prev.clear();
+        prev.extend(self.perm.iter().map(|&r| {
+            self.sighted_by
+                .get(r as usize)
+                .copied()
+                .unwrap_or(NO_LEADER)
+        }));
+        std::mem::swap(prev, &mut self.sighted_by);
+    }
+
+    /// Compare the marks with the tick before's (`previous`, row-aligned) and list
+    /// the changes.
+    fn record_sight_events(&mut self) {
+        let previous = &self.sight.previous;
+        let mark = |m: AgentId| (m != NO_LEADER).then_some(m);
+        self.sight_events.clear();
+        for (row, &now) in self.sighted_by.iter().enumerate() {
+            let before = previous.get(row).copied().unwrap_or(NO_LEADER);
+            if before != now {
+                self.sight_events.push(SightEvent {
+                    agent: self.cols.id[row],
+                    entered: mark(now),
+                    left: mark(before),
+                });
+            }
+        }
+        // Rows that had marks and have none now (every leader gone).
+        if self.sighted_by.is_empty() {
+            for (row, &before) in previous.iter().enumerate() {
+                if let (Some(left), Some(&agent)) = (mark(before), self.cols.id.get(row)) {
+                    self.sight_events.push(SightEvent {
+                        agent,
+                        entered: None,
+                        left: Some(left),
+                    });
+                }
+            }
+        }
+    }
 }
 
 impl World {
@@ -35,9 +107,13 @@ impl World {
     pub(super) fn mark_leader_sight(&mut self) {
         crate::zone!("leader sight");
         let n = self.cols.len();
+        // Last tick's marks, row-aligned (a re-sort and despawns move them with their
+        // rows), kept for the events.
+        std::mem::swap(&mut self.sight.previous, &mut self.sighted_by);
         self.sighted_by.clear();
         // Without leaders the column stays empty: a row past its end is in no sight.
         if !self.plans.iter().any(|t| t.leader.is_some()) {
+            self.record_sight_events();
             return;
         }
         self.sighted_by.resize(n, NO_LEADER);
@@ -112,5 +188,6 @@ impl World {
                 }
             }
         }
+        self.record_sight_events();
     }
 }

@@ -135,6 +135,7 @@ impl World {
         crate::zone!("spatial re-sort");
         spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
         self.cols.permute(&self.perm, &mut self.spare);
+        self.permute_sight_marks();
         for (row, &id) in self.cols.id.iter().enumerate() {
             self.slots.set_row(id, row as u32);
         }
