@@ -38,6 +38,27 @@ pub fn frame_mark() {
     }
 }
 
+/// The port the Tracy client listens on (Tracy's default).
+pub const TRACY_PORT: u16 = 8086;
+
+/// The Tracy version whose protocol the bundled client speaks: connect a profiler
+/// (GUI or `tracy-capture`) of this version.
+pub const TRACY_PROTOCOL_VERSION: &str = "0.14";
+
+/// Whether a Tracy profiler is connected to this process's client (always false
+/// without the `tracy` feature).
+#[must_use]
+pub fn is_connected() -> bool {
+    #[cfg(feature = "tracy")]
+    {
+        tracy_client::Client::is_connected()
+    }
+    #[cfg(not(feature = "tracy"))]
+    {
+        false
+    }
+}
+
 /// Start the Tracy client (localhost only, on demand). Call once from the host
 /// program; without the `tracy` feature this does nothing. Returns whether a
 /// client is running.

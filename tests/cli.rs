@@ -584,3 +584,15 @@ fn quiet_prints_nothing_and_still_writes_while_a_plain_run_says_what_it_wrote() 
     let err = String::from_utf8_lossy(&plain.stderr);
     assert!(err.contains("wrote ") && err.contains("q.csv"), "{err}");
 }
+
+#[cfg(not(feature = "tracy"))]
+#[test]
+fn waiting_for_a_profiler_without_the_client_is_refused() {
+    let out = throng()
+        .args(["run", "flock", "--wait-for-profiler"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--features tracy"), "{err}");
+}

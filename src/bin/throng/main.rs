@@ -105,6 +105,10 @@ struct RunArgs {
     /// Print the report as one JSON object on stdout instead of tables.
     #[arg(long)]
     json: bool,
+    /// Wait for a Tracy profiler to connect before the first tick (builds with the
+    /// `tracy` feature), so that the profile holds the whole run.
+    #[arg(long)]
+    wait_for_profiler: bool,
     /// Print nothing but errors: no progress bar, no report, no "wrote FILE" lines
     /// (files are still written; the exit status tells how it went).
     #[arg(long, short = 'q', conflicts_with = "json")]
@@ -342,8 +346,26 @@ fn create(path: &Path, what: &str) -> Result<std::fs::File, Failure> {
 fn run(args: RunArgs) -> Result<(), Failure> {
     // With the `tracy` feature: a profiler client on localhost, sending only
     // once a profiler connects. Without it, nothing.
+    if args.wait_for_profiler && !cfg!(feature = "tracy") {
+        return Err(Failure::Input(
+            "error: --wait-for-profiler needs a build with the Tracy client: \
+             cargo run --release --features tracy -- run ..."
+                .into(),
+        ));
+    }
     if throng::trace::start() {
-        eprintln!("tracy: client started (localhost only); connect the Tracy profiler");
+        eprintln!(
+            "tracy: client listening on 127.0.0.1:{} (localhost only); connect a Tracy {}.x \
+             profiler or tracy-capture",
+            throng::trace::TRACY_PORT,
+            throng::trace::TRACY_PROTOCOL_VERSION
+        );
+        if args.wait_for_profiler {
+            eprintln!("tracy: waiting for the profiler to connect (Ctrl-C to stop)");
+            while !throng::trace::is_connected() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
     }
     let base = resolve(args.profile.as_deref())?;
     // Options that only shape an output file the run does not write are refused
