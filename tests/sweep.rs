@@ -136,6 +136,27 @@ fn bad_arguments_are_refused_before_measuring() {
         Err(Failure::Input(msg)) => assert!(msg.contains("cannot write the report file"), "{msg}"),
         other => panic!("{other:?}"),
     }
+
+    // A writable report and an unwritable plot: refused, and no empty report left.
+    let report = dir.join("fresh.md");
+    let args = parse(&[
+        "--sizes",
+        "200",
+        "--profiles",
+        "flock",
+        "--out",
+        report.to_str().unwrap(),
+        "--plot",
+        missing.with_extension("svg").to_str().unwrap(),
+    ]);
+    match run::sweep(args.unwrap()) {
+        Err(Failure::Input(msg)) => assert!(msg.contains("cannot write the plot file"), "{msg}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        !report.exists(),
+        "a refused sweep left an empty report behind"
+    );
 }
 
 #[test]

@@ -81,12 +81,14 @@ pub(crate) struct SweepArgs {
     /// Warm-up ticks before the timed ones [default: 5; 3 with --quick].
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     pub(crate) warmup: Option<u64>,
-    /// The markdown report.
-    #[arg(long, value_name = "FILE", default_value = "BENCHMARKS.md")]
-    pub(crate) out: PathBuf,
-    /// The scaling plot (SVG).
-    #[arg(long, value_name = "FILE", default_value = "docs/scaling.svg")]
-    pub(crate) plot: PathBuf,
+    /// The markdown report [default: BENCHMARKS.md; with --quick
+    /// target/sweep-quick/BENCHMARKS.md, leaving the committed report alone].
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
+    /// The scaling plot (SVG) [default: docs/scaling.svg; with --quick
+    /// target/sweep-quick/scaling.svg].
+    #[arg(long, value_name = "FILE")]
+    pub(crate) plot: Option<PathBuf>,
     /// Other systems' figures on the Circle, measured side by side with throng's
     /// (JSON lines; see `docs/peers.jsonl`, the default).
     #[arg(long, value_name = "FILE")]

@@ -1,7 +1,7 @@
 //! The sweep's measurements: every profile over the sizes, thread scaling, the
 //! peers' benchmark and the textbook loop, each configuration's per-phase medians.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -165,9 +165,29 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let peer_ticks = if quick { PEER_TICKS_QUICK } else { PEER_TICKS };
     let largest = sizes.iter().copied().max().unwrap_or(1);
 
+    // A quick sweep writes beside the build, not over the committed report.
+    let (out, plot) = match (args.out.clone(), args.plot.clone(), quick) {
+        (Some(o), Some(p), _) => (o, p),
+        (o, p, true) => {
+            let dir = Path::new("target/sweep-quick");
+            if o.is_none() || p.is_none() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    Failure::Input(format!("error: cannot create {}: {e}", dir.display()))
+                })?;
+            }
+            (
+                o.unwrap_or_else(|| dir.join("BENCHMARKS.md")),
+                p.unwrap_or_else(|| dir.join("scaling.svg")),
+            )
+        }
+        (o, p, false) => (
+            o.unwrap_or_else(|| PathBuf::from("BENCHMARKS.md")),
+            p.unwrap_or_else(|| PathBuf::from("docs/scaling.svg")),
+        ),
+    };
     // Refuse unwritable outputs before spending minutes measuring.
-    check_writable(&args.out, "report")?;
-    check_writable(&args.plot, "plot")?;
+    check_writable(&out, "report")?;
+    check_writable(&plot, "plot")?;
     let peers_path = args
         .peers
         .clone()
@@ -324,14 +344,14 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
         textbook,
         wall_s: progress.started.elapsed().as_secs_f64(),
     };
-    let report = render_report(&results, &args.plot, &args.out);
+    let report = render_report(&results, &plot, &out);
     let svg = render_svg(&results);
-    write(&args.out, &report, "report")?;
-    write(&args.plot, &svg, "plot")?;
+    write(&out, &report, "report")?;
+    write(&plot, &svg, "plot")?;
     eprintln!(
         "sweep: wrote {} and {} in {:.0} s (load average now {})",
-        args.out.display(),
-        args.plot.display(),
+        out.display(),
+        plot.display(),
         results.wall_s,
         results.machine.load_after
     );
@@ -357,8 +377,10 @@ pub(crate) fn plural_s(n: usize) -> &'static str {
     }
 }
 
-/// Fail now (status 2) if `path` cannot be written, without truncating it.
+/// Fail now (status 2) if `path` cannot be written, without truncating it, and
+/// without leaving an empty file behind when it did not exist.
 pub(crate) fn check_writable(path: &Path, what: &str) -> Result<(), Failure> {
+    let existed = path.exists();
     std::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -370,7 +392,11 @@ pub(crate) fn check_writable(path: &Path, what: &str) -> Result<(), Failure> {
                 "error: cannot write the {what} file {}: {e}",
                 path.display()
             ))
-        })
+        })?;
+    if !existed {
+        std::fs::remove_file(path).ok();
+    }
+    Ok(())
 }
 
 pub(crate) fn write(path: &Path, text: &str, what: &str) -> Result<(), Failure> {
