@@ -37,14 +37,9 @@ fn main() -> Result<(), ThrongError> {
         },
         1.0,
     ))?;
-    // The C ABI's leader-follow defaults (those of the leader_squads profile).
+    // The C ABI's leader-follow defaults.
     let follow = Behaviour::LeaderFollow {
-        leader: LeaderParams {
-            behind_distance: 4.0,
-            sight_radius: 2.5,
-            slowing_radius: 6.0,
-            ..LeaderParams::default()
-        },
+        leader: LeaderParams::agent_scale(),
         separation: SeparationParams {
             strength: 2.0,
             ..SeparationParams::default()

@@ -250,6 +250,13 @@ pub(crate) struct Columns {
     pub host_driving: bool,
 }
 
+/// The entry of `row` in a `preferred` column (NaN: not host-driven; a row past the
+/// end of an empty column: no agent is).
+#[inline]
+pub(crate) fn host_velocity(preferred: &[Vec2], row: usize) -> Option<Vec2> {
+    preferred.get(row).copied().filter(|v| !v.is_nan())
+}
+
 /// One spare column per column type, for [`Columns::permute`].
 #[derive(Debug, Default)]
 pub(crate) struct SpareColumns {
@@ -363,6 +370,11 @@ impl Columns {
             self.walking = true;
             self.walker.resize(self.len(), WalkerState::default());
         }
+    }
+
+    /// The host's preferred velocity of the agent in `row`, when it is host-driven.
+    pub(crate) fn host_velocity(&self, row: usize) -> Option<Vec2> {
+        host_velocity(&self.preferred, row)
     }
 
     /// Give every row a preferred-velocity entry (none: NaN), and every row pushed

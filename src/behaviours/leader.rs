@@ -80,6 +80,21 @@ pub struct LeaderParams {
     pub evade: EvadeParams,
 }
 
+impl LeaderParams {
+    /// Parameters for bodies of radius about 0.5 (those of the bundled
+    /// `leader_squads` profile): behind distance 4, sight radius 2.5, slowing radius
+    /// 6. The defaults are the tutorial's, in its pixels.
+    #[must_use]
+    pub fn agent_scale() -> Self {
+        Self {
+            behind_distance: 4.0,
+            sight_radius: 2.5,
+            slowing_radius: 6.0,
+            ..Self::default()
+        }
+    }
+}
+
 impl Default for LeaderParams {
     fn default() -> Self {
         Self {

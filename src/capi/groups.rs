@@ -173,10 +173,12 @@ fn behaviour(i: usize, b: &ThrongBehaviourDesc) -> CResult<WeightedBehaviour> {
         THRONG_BEHAVIOUR_OFFSET_PURSUIT => Behaviour::OffsetPursuit(Default::default()),
         THRONG_BEHAVIOUR_LEADER_FOLLOW => Behaviour::LeaderFollow {
             leader: LeaderParams {
-                behind_distance: param_or(&key, b.param, 4.0)?,
-                sight_radius: 2.5,
-                slowing_radius: 6.0,
-                ..LeaderParams::default()
+                behind_distance: param_or(
+                    &key,
+                    b.param,
+                    LeaderParams::agent_scale().behind_distance,
+                )?,
+                ..LeaderParams::agent_scale()
             },
             separation: SeparationParams {
                 strength: 2.0,

@@ -410,13 +410,7 @@ impl World {
     /// # Errors
     /// An unknown handle.
     pub fn preferred_velocity(&self, id: AgentId) -> Result<Option<Vec2>> {
-        let row = self.row(id)?;
-        Ok(self
-            .cols
-            .preferred
-            .get(row)
-            .copied()
-            .filter(|v| !v.is_nan()))
+        Ok(self.cols.host_velocity(self.row(id)?))
     }
 
     /// The velocity the last tick gave an agent: for an agent of a group the host

@@ -229,6 +229,38 @@ pub(super) fn preferred_velocity(me: &AgentState, force: Vec2, dt: f32) -> Vec2 
     next_velocity(me.vel, force, me.limits(), dt.max(me.mass))
 }
 
+/// The steering output from what the agent asks: `linear` (a force, or a velocity in
+/// a kinematic group) made collision-free by its group's avoidance, whose output is
+/// then a velocity the integration takes as it is; or, in a group the host moves, the
+/// velocity the tick would give it. The avoidance starts from a host-driven agent's
+/// velocity (`host`) itself, else from the behaviours' [`preferred_velocity`].
+fn motion(
+    ctx: &SteerCtx<'_>,
+    (g_idx, row): (usize, usize),
+    me: &AgentState,
+    linear: Vec2,
+    host: Option<Vec2>,
+    s: &mut SteerScratch,
+) -> Vec2 {
+    let plan = &ctx.plans[g_idx];
+    let movement = ctx.groups[g_idx].movement;
+    if let Some(how) = &plan.avoidance {
+        let preferred = match (host, movement) {
+            (Some(v), _) => truncate(v, me.max_speed),
+            (None, Movement::Steering) => preferred_velocity(me, linear, ctx.dt),
+            (None, Movement::Kinematic) => truncate(linear, me.max_speed),
+        };
+        avoid(ctx, row, me, preferred, how, s)
+    } else if plan.host_moves {
+        match movement {
+            Movement::Steering => next_velocity(me.vel, linear, me.limits(), ctx.dt),
+            Movement::Kinematic => truncate(linear, me.max_speed),
+        }
+    } else {
+        linear
+    }
+}
+
 /// The steering kernel of one agent: shared by the parallel pass and by tests.
 pub(super) fn steer_one(
     ctx: &SteerCtx<'_>,
@@ -241,22 +273,14 @@ pub(super) fn steer_one(
     let me = ctx.state(row);
     let my_slot = ctx.id[row].index();
     let seen = perceive(ctx, (g_idx, row), || me, s);
-    if let Some(preferred) = ctx.preferred(row) {
+    if let Some(host) = ctx.host_velocity(row) {
         // Host-driven: the host's velocity in place of the behaviours' output.
-        let plan = &ctx.plans[g_idx];
-        let linear = match (&plan.avoidance, g.movement) {
-            (Some(how), _) => avoid(ctx, row, &me, truncate(preferred, me.max_speed), how, s),
-            (None, Movement::Steering) if plan.host_moves => next_velocity(
-                me.vel,
-                host_force(&me, preferred, ctx.dt),
-                me.limits(),
-                ctx.dt,
-            ),
-            (None, Movement::Steering) => host_force(&me, preferred, ctx.dt),
-            (None, Movement::Kinematic) => truncate(preferred, me.max_speed),
+        let linear = match g.movement {
+            Movement::Steering => host_force(&me, host, ctx.dt),
+            Movement::Kinematic => host,
         };
         return SteerOut {
-            linear,
+            linear: motion(ctx, (g_idx, row), &me, linear, Some(host), s),
             angular: 0.0,
             heading: None,
             neighbours: seen.count as u32,
@@ -333,28 +357,13 @@ pub(super) fn steer_one(
             chosen
         }
     };
-    let mut linear = if out.linear.is_finite() {
+    let linear = if out.linear.is_finite() {
         out.linear
     } else {
         Vec2::ZERO
     };
-    if let Some(how) = &ctx.plans[g_idx].avoidance {
-        // The velocity the behaviours prefer, made collision-free: the output is then
-        // a velocity, which the integration pass takes as it is.
-        let preferred = match g.movement {
-            Movement::Steering => preferred_velocity(&me, linear, ctx.dt),
-            Movement::Kinematic => truncate(linear, me.max_speed),
-        };
-        linear = avoid(ctx, row, &me, preferred, how, s);
-    } else if ctx.plans[g_idx].host_moves {
-        // The host moves the agent: the output is the velocity the tick would give it.
-        linear = match g.movement {
-            Movement::Steering => next_velocity(me.vel, linear, me.limits(), ctx.dt),
-            Movement::Kinematic => truncate(linear, me.max_speed),
-        };
-    }
     SteerOut {
-        linear,
+        linear: motion(ctx, (g_idx, row), &me, linear, None, s),
         angular: if out.angular.is_finite() {
             out.angular
         } else {

@@ -71,29 +71,21 @@ impl World {
     /// Compare the marks with the tick before's (`previous`, row-aligned) and list
     /// the changes.
     fn record_sight_events(&mut self) {
-        let previous = &self.sight.previous;
-        let mark = |m: AgentId| (m != NO_LEADER).then_some(m);
         self.sight_events.clear();
-        for (row, &now) in self.sighted_by.iter().enumerate() {
-            let before = previous.get(row).copied().unwrap_or(NO_LEADER);
-            if before != now {
+        let (previous, now) = (&self.sight.previous, &self.sighted_by);
+        // Either column may be empty (no leaders), or shorter (rows spawned since):
+        // a row past its end is in no sight.
+        let rows = previous.len().max(now.len()).min(self.cols.len());
+        let mark =
+            |marks: &[AgentId], row: usize| marks.get(row).copied().filter(|&m| m != NO_LEADER);
+        for row in 0..rows {
+            let (left, entered) = (mark(previous, row), mark(now, row));
+            if left != entered {
                 self.sight_events.push(SightEvent {
                     agent: self.cols.id[row],
-                    entered: mark(now),
-                    left: mark(before),
+                    entered,
+                    left,
                 });
-            }
-        }
-        // Rows that had marks and have none now (every leader gone).
-        if self.sighted_by.is_empty() {
-            for (row, &before) in previous.iter().enumerate() {
-                if let (Some(left), Some(&agent)) = (mark(before), self.cols.id.get(row)) {
-                    self.sight_events.push(SightEvent {
-                        agent,
-                        entered: None,
-                        left: Some(left),
-                    });
-                }
             }
         }
     }

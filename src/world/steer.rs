@@ -85,7 +85,7 @@ pub(super) struct SteerCtx<'a> {
     pub target2: &'a [Target],
     pub offset: &'a [Vec2],
     /// Per row: the host's preferred velocity (NaN when none); empty while no agent
-    /// is host-driven. Read through [`SteerCtx::preferred`].
+    /// is host-driven. Read through [`SteerCtx::host_velocity`].
     pub preferred: &'a [Vec2],
     pub groups: &'a [GroupConfig],
     pub plans: &'a [GroupPlan],
@@ -166,8 +166,8 @@ impl SteerCtx<'_> {
 
     /// The host's preferred velocity of the agent in `row`, when it is host-driven.
     #[inline]
-    pub(super) fn preferred(&self, row: usize) -> Option<Vec2> {
-        self.preferred.get(row).copied().filter(|v| !v.is_nan())
+    pub(super) fn host_velocity(&self, row: usize) -> Option<Vec2> {
+        crate::agents::host_velocity(self.preferred, row)
     }
 
     /// The plan of the group of the agent in `row`.
@@ -309,7 +309,7 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut Ste
         {
             if let (true, Some(o), Some(r), Some(m)) = (
                 groups.iter().all(|&g| g == groups[0])
-                    && (row..first + end).all(|r| ctx.preferred(r).is_none()),
+                    && (row..first + end).all(|r| ctx.host_velocity(r).is_none()),
                 out.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
