@@ -35,6 +35,10 @@ pub enum ThrongError {
     /// The handle names no live agent (never spawned, or despawned since).
     #[error("unknown or despawned agent {0}")]
     UnknownAgent(AgentId),
+    /// The handle belongs to another world (one not restored from this world's
+    /// snapshots, nor this one from its).
+    #[error("agent {0} belongs to another world ({world}) than this one", world = .0.world())]
+    ForeignAgent(AgentId),
     /// The group index names no group of this world.
     #[error("unknown group {0}")]
     UnknownGroup(GroupId),

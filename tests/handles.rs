@@ -246,3 +246,47 @@ fn bodies_by_name_and_groups_as_ids() {
     assert!(w.set_body(y, Limits { mass: 0.0, ..body }).is_err());
     assert_eq!(w.max_speeds()[w.row(y).unwrap()], 7.0);
 }
+
+#[test]
+fn a_handle_of_another_world_is_refused_and_a_restored_copy_accepts_it() {
+    let (mut here, _) = common::flock(10, 5, IndexKind::KdTree);
+    let (mut there, theirs) = common::flock(10, 5, IndexKind::KdTree);
+    let foreign = theirs[3];
+    // Same slot and generation, another world: refused, never read as a local agent.
+    assert!(here.ids().iter().any(|id| id.index() == foreign.index()));
+    assert!(!here.contains(foreign));
+    assert_eq!(
+        here.position(foreign),
+        Err(ThrongError::ForeignAgent(foreign))
+    );
+    assert_eq!(
+        here.despawn(foreign),
+        Err(ThrongError::ForeignAgent(foreign))
+    );
+    assert_eq!(
+        here.despawn_many(&[foreign]),
+        Err(ThrongError::ForeignAgent(foreign))
+    );
+    let g = here.agent_group(here.ids()[0]).unwrap();
+    let spec = throng::AgentSpec::new(g, Vec2::ZERO).with_target(throng::Target::Agent(foreign));
+    assert_eq!(here.spawn(spec), Err(ThrongError::ForeignAgent(foreign)));
+    assert_eq!(here.len(), 10);
+    let message = ThrongError::ForeignAgent(foreign).to_string();
+    assert!(message.contains("another world"), "{message}");
+    // Bits carry the world too: another world's bits name no agent here.
+    let decoded = here.agent_from_bits(foreign.to_bits());
+    assert!(!here.contains(decoded));
+    assert_eq!(there.agent_from_bits(foreign.to_bits()), foreign);
+
+    // A world restored from a snapshot is the same world: the handles work in it.
+    there.step(0.05).unwrap();
+    let copy = throng::World::from_snapshot(there.snapshot()).unwrap();
+    assert_eq!(copy.position(foreign), there.position(foreign));
+    assert_eq!(copy.agent_from_bits(foreign.to_bits()), foreign);
+    // Restored in place, a world takes the snapshot's world: its own old handles
+    // are foreign then.
+    let mine = here.ids()[0];
+    here.restore(&there.snapshot()).unwrap();
+    assert!(here.contains(foreign));
+    assert_eq!(here.position(mine), Err(ThrongError::ForeignAgent(mine)));
+}

@@ -457,9 +457,12 @@ fn walkers_added_to_a_world_that_had_none_walk_the_same_as_from_the_start() {
         (w, ids)
     };
     let (late, ids) = build(true);
-    let (early, _) = build(false);
-    for &id in &ids {
-        assert_eq!(late.position(id).unwrap(), early.position(id).unwrap());
+    let (early, early_ids) = build(false);
+    for (&id, &in_early) in ids.iter().zip(&early_ids) {
+        assert_eq!(
+            late.position(id).unwrap(),
+            early.position(in_early).unwrap()
+        );
         assert!(
             late.position(id).unwrap().distance(goal) <= ApproachParams::default().arrive_radius
         );

@@ -1,17 +1,61 @@
-//! Stable generational agent handles.
+//! Stable generational agent handles, tagged with their world.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A stable handle to an agent. Rows move when other agents are despawned or the
 /// crowd is re-sorted; ids don't. A handle whose agent was despawned is *stale*:
 /// every API call with it returns [`crate::ThrongError::UnknownAgent`], even after
 /// its slot is reused (the generation differs).
+///
+/// A handle also carries its world's tag: given to another world, it is refused
+/// with [`crate::ThrongError::ForeignAgent`] rather than naming whichever agent
+/// holds the same slot there. A world restored from a snapshot
+/// ([`crate::World::from_snapshot`], [`crate::World::restore`]) takes the
+/// snapshot's tag, so the handles of the world it was taken from name the same
+/// agents in it (rollback, lockstep peers).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 pub struct AgentId {
     pub(crate) index: u32,
     pub(crate) generation: u32,
+    pub(crate) world: WorldTag,
+}
+
+/// Which world a handle belongs to: a number given to each world made with
+/// [`crate::World::new`], distinct within the process, and carried by snapshots.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct WorldTag(pub(crate) u32);
+
+impl WorldTag {
+    /// The tag of no world (that of [`WorldTag::fresh`] never is).
+    pub(crate) const NONE: WorldTag = WorldTag(0);
+
+    /// A tag no other world of this process has been given.
+    pub(crate) fn fresh() -> WorldTag {
+        static NEXT: AtomicU32 = AtomicU32::new(1);
+        loop {
+            let tag = NEXT.fetch_add(1, Ordering::Relaxed);
+            if tag != 0 {
+                return WorldTag(tag);
+            }
+        }
+    }
+
+    /// The 32 bits that [`AgentId::to_bits`] mixes into a handle's generation: an odd
+    /// multiple, so distinct tags give distinct masks.
+    fn mask(self) -> u32 {
+        self.0.wrapping_mul(0x9E37_79B9)
+    }
+}
+
+impl fmt::Display for WorldTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "world {}", self.0)
+    }
 }
 
 impl AgentId {
@@ -27,19 +71,38 @@ impl AgentId {
         self.generation
     }
 
-    /// Pack into 64 bits (generation high, index low), e.g. for a host's own maps.
+    /// The world the handle belongs to.
     #[must_use]
-    pub fn to_bits(self) -> u64 {
-        ((self.generation as u64) << 32) | self.index as u64
+    pub fn world(self) -> WorldTag {
+        self.world
     }
 
-    /// Inverse of [`AgentId::to_bits`]. The result may name no live agent.
+    /// Pack into 64 bits, e.g. for a host's own maps or a C caller: the index low,
+    /// the generation high, mixed with the world's tag so that the bits of one
+    /// world's handle, turned back by another world's
+    /// [`crate::World::agent_from_bits`], name no agent there (but for a 1 in 2^32
+    /// chance). Within one world (and its restored copies) the bits are stable.
     #[must_use]
-    pub fn from_bits(bits: u64) -> Self {
+    pub fn to_bits(self) -> u64 {
+        (u64::from(self.generation ^ self.world.mask()) << 32) | u64::from(self.index)
+    }
+
+    /// Inverse of [`AgentId::to_bits`] for a handle of the world tagged `world`.
+    pub(crate) fn from_bits(bits: u64, world: WorldTag) -> Self {
         Self {
             index: bits as u32,
-            generation: (bits >> 32) as u32,
+            generation: (bits >> 32) as u32 ^ world.mask(),
+            world,
         }
+    }
+
+    /// Index and generation in 64 bits (the generation high), without the world: the
+    /// same in every world built alike, so fit for logs and files (the CLI's CSV
+    /// `id`); it seeds the agent's random stream and enters the state hash. Unlike
+    /// [`AgentId::to_bits`], it is not turned back into a handle.
+    #[must_use]
+    pub fn key(self) -> u64 {
+        (u64::from(self.generation) << 32) | u64::from(self.index)
     }
 }
 
@@ -78,13 +141,29 @@ struct Slot {
 }
 
 /// Maps handles to rows. Slots are reused after despawn with a bumped generation.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Slots {
+    /// The world's tag, given to every handle allocated here.
+    world: WorldTag,
     slots: Vec<Slot>,
     free: Vec<u32>,
 }
 
 impl Slots {
+    /// An empty table for the world tagged `world`.
+    pub(crate) fn new(world: WorldTag) -> Self {
+        Self {
+            world,
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+
+    /// The tag of the world these slots belong to.
+    pub(crate) fn world(&self) -> WorldTag {
+        self.world
+    }
+
     /// A new handle pointing at `row`.
     pub(crate) fn alloc(&mut self, row: u32) -> Option<AgentId> {
         if let Some(index) = self.free.pop() {
@@ -93,6 +172,7 @@ impl Slots {
             return Some(AgentId {
                 index,
                 generation: slot.generation,
+                world: self.world,
             });
         }
         let index = u32::try_from(self.slots.len())
@@ -102,14 +182,16 @@ impl Slots {
         Some(AgentId {
             index,
             generation: 0,
+            world: self.world,
         })
     }
 
-    /// The row of a live handle.
+    /// The row of a live handle of this world.
     #[inline]
     pub(crate) fn row(&self, id: AgentId) -> Option<u32> {
         let slot = self.slots.get(id.index as usize)?;
-        (slot.generation == id.generation && slot.row != NO_ROW).then_some(slot.row)
+        (slot.generation == id.generation && slot.row != NO_ROW && id.world == self.world)
+            .then_some(slot.row)
     }
 
     /// Point a live handle at a new row.
@@ -155,7 +237,7 @@ mod tests {
 
     #[test]
     fn stale_handles_are_rejected_after_reuse() {
-        let mut s = Slots::default();
+        let mut s = Slots::new(WorldTag(3));
         let a = s.alloc(0).unwrap();
         let b = s.alloc(1).unwrap();
         s.free(a);
@@ -166,6 +248,24 @@ mod tests {
         assert_eq!(s.row(a), None);
         assert_eq!(s.row(c), Some(0));
         assert_eq!(s.row(b), Some(1));
-        assert_eq!(AgentId::from_bits(c.to_bits()), c);
+        assert_eq!(AgentId::from_bits(c.to_bits(), WorldTag(3)), c);
+    }
+
+    #[test]
+    fn a_handle_of_another_world_names_no_row() {
+        let mut here = Slots::new(WorldTag(3));
+        let mut there = Slots::new(WorldTag(4));
+        let mine = here.alloc(0).unwrap();
+        let theirs = there.alloc(0).unwrap();
+        assert_eq!(
+            (mine.index(), mine.generation()),
+            (theirs.index(), theirs.generation())
+        );
+        assert_eq!(here.row(theirs), None);
+        assert_eq!(here.row(mine), Some(0));
+        // Through the bits too: another world's bits decode to another generation.
+        let decoded = AgentId::from_bits(theirs.to_bits(), WorldTag(3));
+        assert_eq!(here.row(decoded), None);
+        assert_eq!(mine.key(), theirs.key());
     }
 }

@@ -4,7 +4,7 @@
 mod handle;
 
 pub(crate) use handle::Slots;
-pub use handle::{AgentId, GroupId};
+pub use handle::{AgentId, GroupId, WorldTag};
 
 use glam::Vec2;
 use rayon::prelude::*;
@@ -430,7 +430,7 @@ impl Columns {
         self.target.push(spec.target);
         self.target2.push(spec.target2);
         self.offset.push(spec.offset);
-        self.rng.push(agent_rng(seed, id.to_bits()));
+        self.rng.push(agent_rng(seed, id.key()));
         self.memory.push(Memory {
             wander: initial_wander_target(wander),
             path_progress: 0.0,

@@ -66,11 +66,11 @@ pub extern "C" fn throng_agent_desc_default(group: u32, x: f32, y: f32) -> Thron
     }
 }
 
-fn target(kind: u32, point: ThrongVec2, agent: u64) -> CResult<Target> {
+fn target(world: &World, kind: u32, point: ThrongVec2, agent: u64) -> CResult<Target> {
     match kind {
         THRONG_TARGET_NONE => Ok(Target::None),
         THRONG_TARGET_POINT => Ok(Target::Point(point.finite("target_point")?)),
-        THRONG_TARGET_AGENT => Ok(Target::Agent(AgentId::from_bits(agent))),
+        THRONG_TARGET_AGENT => Ok(Target::Agent(world.agent_from_bits(agent))),
         other => Err(Failure::invalid(format!(
             "target_kind must be 0, 1 or 2 (THRONG_TARGET_*), got {other}"
         ))),
@@ -87,7 +87,7 @@ fn spec(world: &World, d: &ThrongAgentDesc) -> CResult<AgentSpec> {
         max_speed: d.max_speed,
         max_force: d.max_force,
         radius: d.radius,
-        target: target(d.target_kind, d.target_point, d.target_agent)?,
+        target: target(world, d.target_kind, d.target_point, d.target_agent)?,
         target2: Target::None,
         offset: d.offset.finite("offset")?,
     })
@@ -153,7 +153,8 @@ pub unsafe extern "C" fn throng_world_spawn_many(
 #[no_mangle]
 pub unsafe extern "C" fn throng_world_despawn(world: *mut ThrongWorld, id: u64) -> ThrongStatus {
     with_world(world, |w| {
-        Ok(w.world_mut().despawn(AgentId::from_bits(id))?)
+        let id = w.agent(id);
+        Ok(w.world_mut().despawn(id)?)
     })
 }
 
@@ -168,7 +169,7 @@ pub unsafe extern "C" fn throng_world_contains(
     out: *mut bool,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        write_out(out, "out", w.world().contains(AgentId::from_bits(id)))
+        write_out(out, "out", w.world().contains(w.agent(id)))
     })
 }
 
@@ -183,7 +184,7 @@ pub unsafe extern "C" fn throng_agent_position(
     out: *mut ThrongVec2,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let p = w.world().position(AgentId::from_bits(id))?;
+        let p = w.world().position(w.agent(id))?;
         write_out(out, "out", p.into())
     })
 }
@@ -199,7 +200,7 @@ pub unsafe extern "C" fn throng_agent_velocity(
     out: *mut ThrongVec2,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let v = w.world().velocity(AgentId::from_bits(id))?;
+        let v = w.world().velocity(w.agent(id))?;
         write_out(out, "out", v.into())
     })
 }
@@ -215,7 +216,7 @@ pub unsafe extern "C" fn throng_agent_heading(
     out: *mut f32,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let h = w.world().heading(AgentId::from_bits(id))?;
+        let h = w.world().heading(w.agent(id))?;
         write_out(out, "out", h)
     })
 }
@@ -232,7 +233,8 @@ pub unsafe extern "C" fn throng_agent_set_position(
 ) -> ThrongStatus {
     with_world(world, |w| {
         let p = position.finite("position")?;
-        Ok(w.world_mut().set_position(AgentId::from_bits(id), p)?)
+        let id = w.agent(id);
+        Ok(w.world_mut().set_position(id, p)?)
     })
 }
 
@@ -248,7 +250,8 @@ pub unsafe extern "C" fn throng_agent_set_velocity(
 ) -> ThrongStatus {
     with_world(world, |w| {
         let v = velocity.finite("velocity")?;
-        Ok(w.world_mut().set_velocity(AgentId::from_bits(id), v)?)
+        let id = w.agent(id);
+        Ok(w.world_mut().set_velocity(id, v)?)
     })
 }
 
@@ -264,7 +267,8 @@ pub unsafe extern "C" fn throng_agent_set_heading(
 ) -> ThrongStatus {
     with_world(world, |w| {
         let h = finite("heading", heading)?;
-        Ok(w.world_mut().set_heading(AgentId::from_bits(id), h)?)
+        let id = w.agent(id);
+        Ok(w.world_mut().set_heading(id, h)?)
     })
 }
 
@@ -282,8 +286,9 @@ pub unsafe extern "C" fn throng_agent_set_target(
     agent: u64,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let t = target(kind, point, agent)?;
-        Ok(w.world_mut().set_target(AgentId::from_bits(id), t)?)
+        let t = target(w.world(), kind, point, agent)?;
+        let id = w.agent(id);
+        Ok(w.world_mut().set_target(id, t)?)
     })
 }
 
@@ -303,7 +308,7 @@ pub unsafe extern "C" fn throng_agent_set_preferred_velocity(
 ) -> ThrongStatus {
     with_world(world, |w| {
         let v = velocity.finite("velocity")?;
-        let id = AgentId::from_bits(id);
+        let id = w.agent(id);
         Ok(w.world_mut().set_preferred_velocity(id, Some(v))?)
     })
 }
@@ -318,7 +323,7 @@ pub unsafe extern "C" fn throng_agent_clear_preferred_velocity(
     id: u64,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let id = AgentId::from_bits(id);
+        let id = w.agent(id);
         Ok(w.world_mut().set_preferred_velocity(id, None)?)
     })
 }
@@ -335,7 +340,8 @@ pub unsafe extern "C" fn throng_agent_set_group(
 ) -> ThrongStatus {
     with_world(world, |w| {
         let g = group_id(w.world(), group)?;
-        Ok(w.world_mut().set_agent_group(AgentId::from_bits(id), g)?)
+        let id = w.agent(id);
+        Ok(w.world_mut().set_agent_group(id, g)?)
     })
 }
 
@@ -350,7 +356,8 @@ pub unsafe extern "C" fn throng_agent_set_radius(
     radius: f32,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        Ok(w.world_mut().set_radius(AgentId::from_bits(id), radius)?)
+        let id = w.agent(id);
+        Ok(w.world_mut().set_radius(id, radius)?)
     })
 }
 
@@ -367,7 +374,7 @@ pub unsafe extern "C" fn throng_agent_set_body(
     max_force: f32,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let id = AgentId::from_bits(id);
+        let id = w.agent(id);
         Ok(w.world_mut().set_limits(id, mass, max_speed, max_force)?)
     })
 }
@@ -385,7 +392,8 @@ pub unsafe extern "C" fn throng_agent_set_offset(
 ) -> ThrongStatus {
     with_world(world, |w| {
         let o = offset.finite("offset")?;
-        Ok(w.world_mut().set_offset(AgentId::from_bits(id), o)?)
+        let id = w.agent(id);
+        Ok(w.world_mut().set_offset(id, o)?)
     })
 }
 
@@ -419,7 +427,7 @@ pub unsafe extern "C" fn throng_agent_arrival(
     out: *mut u8,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let a = w.world().arrival(AgentId::from_bits(id))?;
+        let a = w.world().arrival(w.agent(id))?;
         write_out(out, "out", arrival_code(a))
     })
 }
@@ -589,7 +597,7 @@ pub unsafe extern "C" fn throng_agent_desired_velocity(
     out: *mut ThrongVec2,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let v = w.world().desired_velocity(AgentId::from_bits(id))?;
+        let v = w.world().desired_velocity(w.agent(id))?;
         write_out(out, "out", v.into())
     })
 }

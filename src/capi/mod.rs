@@ -11,7 +11,10 @@
 //!   refused with a status, never undefined behaviour (within what a pointer can be
 //!   checked for: a non-null pointer must point at what the function says).
 //! - Agent handles are `uint64_t` (the slot in the low 32 bits, its generation in
-//!   the high 32: a despawned agent's handle stays stale after its slot is reused).
+//!   the high 32, mixed with the world's tag: a despawned agent's handle stays
+//!   stale after its slot is reused, and another world's handle names no agent).
+//!   A world restored from a snapshot takes the snapshot's world: the handles of
+//!   the world it was taken from name the same agents in it.
 //!   Group and path ids are `uint32_t`, in the order they were added.
 //! - Bulk reads copy into caller-owned arrays, in row order, the same order for
 //!   every column of one read; `throng_world_ids` says which agent each row is.
@@ -51,7 +54,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::error::ThrongError;
 use crate::scenario::Scenario;
-use crate::World;
+use crate::{AgentId, World};
 
 /// What a call did: `THRONG_STATUS_OK` (0) or why it did nothing.
 #[repr(C)]
@@ -106,7 +109,9 @@ impl Failure {
 impl From<ThrongError> for Failure {
     fn from(e: ThrongError) -> Self {
         let status = match e {
-            ThrongError::UnknownAgent(_) => ThrongStatus::UnknownAgent,
+            ThrongError::UnknownAgent(_) | ThrongError::ForeignAgent(_) => {
+                ThrongStatus::UnknownAgent
+            }
             ThrongError::UnknownGroup(_) => ThrongStatus::UnknownGroup,
             ThrongError::Capacity(_) => ThrongStatus::Capacity,
             ThrongError::OutOfMemory { .. } => ThrongStatus::OutOfMemory,
@@ -208,6 +213,11 @@ impl ThrongWorld {
             Engine::Plain(w) => w,
             Engine::Profile(s) => s.world(),
         }
+    }
+
+    /// The handle a C caller's bits name in this world ([`World::agent_from_bits`]).
+    pub(crate) fn agent(&self, bits: u64) -> AgentId {
+        self.world().agent_from_bits(bits)
     }
 
     pub(crate) fn world_mut(&mut self) -> &mut World {

@@ -107,7 +107,7 @@ impl Fixture {
 
     fn stale(&self) -> u64 {
         // A handle whose generation was never given out.
-        AgentId::from_bits(self.walker).to_bits() + (7u64 << 32)
+        self.walker.wrapping_add(7u64 << 32)
     }
 }
 
@@ -116,8 +116,6 @@ impl Drop for Fixture {
         ok(unsafe { throng_world_free(self.world) });
     }
 }
-
-use crate::AgentId;
 
 /// Every exported function, with what it does given a null world, a null
 /// output or input, a stale handle and a NaN (where it takes each). Each call must
@@ -509,7 +507,9 @@ fn a_world_built_through_the_abi_steps_as_the_rust_api_does() {
         .unwrap();
     world.step(0.05).unwrap();
     world.step(0.05).unwrap();
-    assert_eq!(walker.to_bits(), f.walker);
+    // Another world: the same slot, but not the same bits.
+    assert_eq!(walker.index(), f.walker as u32);
+    assert_ne!(walker.to_bits(), f.walker);
     assert_eq!(f.hash(), world.state_hash());
     for _ in 0..300 {
         world.step(0.05).unwrap();
@@ -738,5 +738,25 @@ fn a_stale_handle_stays_stale_after_its_slot_is_reused() {
         let mut live = true;
         ok(throng_world_contains(f.world, f.walker, &mut live));
         assert!(!live);
+    }
+}
+
+#[test]
+fn a_handle_of_another_world_names_no_agent() {
+    let (a, b) = (Fixture::new(), Fixture::new());
+    assert_eq!(
+        a.walker as u32, b.walker as u32,
+        "the same slot in both worlds"
+    );
+    unsafe {
+        let mut p = ThrongVec2::default();
+        assert_eq!(
+            throng_agent_position(a.world, b.walker, &mut p),
+            ThrongStatus::UnknownAgent
+        );
+        let mut live = true;
+        ok(throng_world_contains(a.world, b.walker, &mut live));
+        assert!(!live);
+        ok(throng_agent_position(a.world, a.walker, &mut p));
     }
 }

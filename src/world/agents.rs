@@ -85,7 +85,8 @@ impl World {
     pub fn despawn_many(&mut self, ids: &[AgentId]) -> Result<()> {
         let mut seen = std::collections::HashSet::with_capacity(ids.len());
         for &id in ids {
-            if !self.contains(id) || !seen.insert(id) {
+            self.row(id)?;
+            if !seen.insert(id) {
                 return Err(ThrongError::UnknownAgent(id));
             }
         }
@@ -163,11 +164,26 @@ impl World {
 
     /// The current row of an agent in the slices below. Rows change when agents
     /// are despawned or re-sorted; look them up again after each tick.
+    ///
+    /// # Errors
+    /// [`ThrongError::UnknownAgent`] for a stale handle,
+    /// [`ThrongError::ForeignAgent`] for another world's.
     pub fn row(&self, id: AgentId) -> Result<usize> {
-        self.slots
-            .row(id)
-            .map(|r| r as usize)
-            .ok_or(ThrongError::UnknownAgent(id))
+        match self.slots.row(id) {
+            Some(r) => Ok(r as usize),
+            None if id.world() != self.slots.world() => Err(ThrongError::ForeignAgent(id)),
+            None => Err(ThrongError::UnknownAgent(id)),
+        }
+    }
+
+    /// The handle whose [`AgentId::to_bits`] are `bits`, taken as a handle of this
+    /// world: the inverse of `to_bits` for this world's handles (and those of the
+    /// worlds restored from its snapshots). It may name no live agent: bits of a
+    /// despawned agent, or of another world's, give a handle that every call refuses
+    /// as unknown.
+    #[must_use]
+    pub fn agent_from_bits(&self, bits: u64) -> AgentId {
+        AgentId::from_bits(bits, self.slots.world())
     }
 
     /// The handle of every row.
@@ -307,8 +323,8 @@ impl World {
     /// written unless every handle is live.
     pub fn set_targets(&mut self, ids: &[AgentId], target: Target) -> Result<()> {
         self.check_target(target)?;
-        if let Some(&bad) = ids.iter().find(|&&id| self.slots.row(id).is_none()) {
-            return Err(ThrongError::UnknownAgent(bad));
+        for &id in ids {
+            self.row(id)?;
         }
         for &id in ids {
             if let Some(row) = self.slots.row(id) {

@@ -186,7 +186,7 @@ impl World {
             sight: SightScratch::default(),
             cols: Columns::default(),
             spare: SpareColumns::default(),
-            slots: Slots::default(),
+            slots: Slots::new(crate::agents::WorldTag::fresh()),
             index,
             perm: Vec::new(),
             order_scratch: OrderScratch::default(),
@@ -359,7 +359,7 @@ impl World {
         let mut h = Fnv::default();
         let c = &self.cols;
         for r in 0..c.len() {
-            h.u64(c.id[r].to_bits());
+            h.u64(c.id[r].key());
             h.u64(c.group[r] as u64);
             for v in [c.pos[r], c.vel[r], c.memory[r].wander, c.out[r].linear] {
                 h.f32(v.x);

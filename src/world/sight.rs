@@ -14,6 +14,7 @@ use super::World;
 pub(super) const NO_LEADER: AgentId = AgentId {
     index: u32::MAX,
     generation: u32::MAX,
+    world: crate::agents::WorldTag::NONE,
 };
 
 /// Scratch of the leader sight stage.

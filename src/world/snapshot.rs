@@ -13,7 +13,7 @@ use crate::scene::{Obstacle, Path, Wall};
 use super::{World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 2;
+pub const SNAPSHOT_VERSION: u32 = 3;
 
 /// A world's whole state between two ticks ([`World::snapshot`]): configuration,
 /// groups, walls, obstacles and paths, every agent's columns (body, motion, targets,
@@ -111,7 +111,8 @@ impl World {
         }
     }
 
-    /// A world rebuilt from a snapshot, on the global thread pool.
+    /// A world rebuilt from a snapshot, on the global thread pool: a copy of the
+    /// world the snapshot was taken from, whose handles name the same agents in it.
     ///
     /// # Errors
     /// [`ThrongError::InvalidSnapshot`] when the snapshot is of another version or
@@ -177,7 +178,10 @@ impl World {
         Ok(world)
     }
 
-    /// Put this world back in the state of `snapshot`, keeping its thread pool.
+    /// Put this world back in the state of `snapshot`, keeping its thread pool. The
+    /// world becomes the snapshot's world: handles of the world the snapshot was
+    /// taken from name their agents here, and this world's handles from before are
+    /// foreign unless it is that world (rollback).
     ///
     /// # Errors
     /// As [`World::from_snapshot`]; on error the world is unchanged.

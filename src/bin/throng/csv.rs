@@ -1,6 +1,6 @@
 //! CSV export: `tick,id,group,x,y,vx,vy,heading`, one row per agent per
-//! written tick, agents in id order. `id` is the handle's bits
-//! ([`throng::AgentId::to_bits`]: the slot index, plus its generation times 2³²
+//! written tick, agents in id order. `id` is the handle's key
+//! ([`throng::AgentId::key`]: the slot index, plus its generation times 2³²
 //! once a despawned agent's slot is reused), so a reused slot is a new id. Numbers
 //! are written in their shortest exact form, so equal worlds give byte-identical
 //! files.
@@ -63,7 +63,7 @@ impl CsvWriter {
             writeln!(
                 self.out,
                 "{tick},{},{name},{},{},{},{},{}",
-                ids[r].to_bits(),
+                ids[r].key(),
                 pos[r].x,
                 pos[r].y,
                 vel[r].x,
