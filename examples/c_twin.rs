@@ -32,7 +32,7 @@ fn main() -> Result<(), ThrongError> {
 
     let leaders = world.add_group(GroupConfig::new("leader").with(
         Behaviour::FollowPath {
-            path: patrol,
+            path: Some(patrol),
             params: PathFollowParams::default(),
         },
         1.0,

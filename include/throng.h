@@ -83,6 +83,10 @@
 // Step out of the way of any leader whose sight the agent is in.
 #define THRONG_BEHAVIOUR_GIVE_WAY 16
 
+// No path: in `ThrongBehaviourDesc::path`, a follow-path behaviour whose agents
+// follow only their own paths; to `throng_agent_set_path`, take the agent's away.
+#define THRONG_NO_PATH UINT32_MAX
+
 // `ThrongGroupDesc::combination`: weighted sum (the default).
 #define THRONG_COMBINATION_WEIGHTED_SUM 0
 
@@ -210,7 +214,8 @@ typedef struct {
   float weight;
   // The behaviour's main distance where its kind names one; 0 = the default.
   float param;
-  // The path of `THRONG_BEHAVIOUR_FOLLOW_PATH` (`throng_world_add_path`).
+  // The path of `THRONG_BEHAVIOUR_FOLLOW_PATH` (`throng_world_add_path`), or
+  // `THRONG_NO_PATH`: only the agents' own paths (`throng_agent_set_path`).
   uint32_t path;
 } ThrongBehaviourDesc;
 
@@ -411,8 +416,17 @@ ThrongStatus throng_world_add_path(ThrongWorld *world,
                                    bool looped,
                                    uint32_t *out);
 
-// The number of paths in the world (their ids are `0..count`), e.g. those a
-// profile built.
+// Remove a path. Agents that had it as their own path follow their group's from
+// then on; refused (INVALID_ARGUMENT) while a group's follow-path behaviour names
+// it. Its id is not reused.
+//
+// # Safety
+// `world` is null or a live world.
+ThrongStatus throng_world_remove_path(ThrongWorld *world, uint32_t path);
+
+// The number of paths in the world, e.g. those a profile built (their ids are
+// `0..count` until one is removed: removed paths are not counted, and their ids
+// are not reused).
 //
 // # Safety
 // `world` is null or a live world; `out` points at a writable `size_t`.
@@ -438,7 +452,15 @@ ThrongStatus throng_world_add_group(ThrongWorld *world, const ThrongGroupDesc *d
 // a writable `uint32_t`.
 ThrongStatus throng_world_group_by_name(ThrongWorld *world, const char *name, uint32_t *out);
 
-// The number of groups (their ids are `0..count`).
+// Remove a group: its agents are despawned, and its id names no group from then
+// on (it is not reused).
+//
+// # Safety
+// `world` is null or a live world.
+ThrongStatus throng_world_remove_group(ThrongWorld *world, uint32_t group);
+
+// The number of groups (their ids are `0..count` until one is removed: removed
+// groups are not counted, and their ids are not reused).
 //
 // # Safety
 // `world` is null or a live world; `out` points at a writable `size_t`.
@@ -546,6 +568,20 @@ ThrongStatus throng_agent_clear_preferred_velocity(ThrongWorld *world, uint64_t 
 // # Safety
 // `world` is null or a live world.
 ThrongStatus throng_agent_set_group(ThrongWorld *world, uint64_t id, uint32_t group);
+
+// Give an agent a path of its own (`throng_world_add_path`), which its group's
+// follow-path behaviour follows in place of the group's, or take it away with
+// `THRONG_NO_PATH`.
+//
+// # Safety
+// `world` is null or a live world.
+ThrongStatus throng_agent_set_path(ThrongWorld *world, uint64_t id, uint32_t path);
+
+// An agent's own path, or `THRONG_NO_PATH`.
+//
+// # Safety
+// `world` is null or a live world; `out` points at a writable `uint32_t`.
+ThrongStatus throng_agent_path(ThrongWorld *world, uint64_t id, uint32_t *out);
 
 // Set an agent's body radius (>= 0).
 //

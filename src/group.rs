@@ -75,10 +75,13 @@ pub enum Behaviour {
     WallAvoidance(WallAvoidanceParams),
     /// Steer around circular obstacles in a detection box ahead.
     ObstacleAvoidance(ObstacleAvoidanceParams),
-    /// Follow a path of the world (by [`PathId`]), keeping per-agent progress.
+    /// Follow a path of the world (by [`PathId`]), keeping per-agent progress. An
+    /// agent given a path of its own ([`crate::World::set_agent_path`], e.g. a route
+    /// from the host's navmesh) follows that one instead.
     FollowPath {
-        /// The path.
-        path: PathId,
+        /// The group's path; `None`: only the agents' own paths (an agent without one
+        /// gets no force from this behaviour).
+        path: Option<PathId>,
         /// How to follow it.
         params: PathFollowParams,
     },
@@ -522,11 +525,14 @@ impl GroupConfig {
         })
     }
 
-    /// The first path the group follows, if any.
+    /// The path of the group's first follow-path behaviour, if it names one.
     #[must_use]
     pub fn path(&self) -> Option<(PathId, &PathFollowParams)> {
         self.behaviours.iter().find_map(|b| match &b.behaviour {
-            Behaviour::FollowPath { path, params } => Some((*path, params)),
+            Behaviour::FollowPath {
+                path: Some(path),
+                params,
+            } => Some((*path, params)),
             _ => None,
         })
     }

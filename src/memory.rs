@@ -9,13 +9,14 @@ use crate::spatial::IndexKind;
 /// Bytes per agent in steady state with the grid, as estimated before a bulk spawn.
 /// Measured on the flock at 1,000,000 agents after 41 ticks: 296 bytes (RSS), for
 ///
-/// - the agent columns, 174 bytes a row: position, velocity and unit velocity (8
+/// - the agent columns, 178 bytes a row: position, velocity and unit velocity (8
 ///   each), heading, rotation, mass, maximum speed and force, radius (4 each), two
-///   targets (12 each) and an offset (8), handle (8), group (2), random stream (16),
+///   targets (16 each) and an offset (8), handle (12), group (2), random stream (16),
 ///   behaviour memory (12), arrival state (8), steering output (24); and the handle
 ///   table. The approach walker's state (64) only once some group walks, a
-///   preferred velocity (8) only once some agent is host-driven;
-/// - one spare column per column type for a spatial re-sort (70);
+///   preferred velocity (8) only once some agent is host-driven, an own path (4)
+///   only once some agent has one;
+/// - one spare column per column type for a spatial re-sort (78);
 /// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
 ///   the row's cell (4), the re-sort's keys (16) and order (4);
 ///

@@ -72,7 +72,7 @@ fn path_following_stays_on_a_looped_path_and_progresses() {
     let g = w
         .add_group(GroupConfig::new("g").with(
             Behaviour::FollowPath {
-                path,
+                path: Some(path),
                 params: PathFollowParams::default(),
             },
             1.0,
@@ -309,7 +309,7 @@ fn squads_scene(seed: u64, threads: usize) -> (World, Vec<AgentId>) {
                 .with(walls.clone(), 3.0)
                 .with(
                     Behaviour::FollowPath {
-                        path,
+                        path: Some(path),
                         params: PathFollowParams::default(),
                     },
                     1.0,
@@ -398,7 +398,7 @@ fn squads_scene(seed: u64, threads: usize) -> (World, Vec<AgentId>) {
 #[test]
 fn leader_sight_from_the_index_equals_a_brute_force_check() {
     let (mut w, ids) = squads_scene(5, 2);
-    let groups: Vec<GroupConfig> = w.groups().to_vec();
+    let groups: Vec<GroupConfig> = w.groups().map(|(_, g)| g.clone()).collect();
     let mut checked_in_sight = 0;
     for tick in 0..60 {
         // The state the sight phase will see.
@@ -498,13 +498,13 @@ fn degenerate_scene_input_is_an_error_or_finite() {
     let mut w = World::default();
     let missing_path = GroupConfig::new("g").with(
         Behaviour::FollowPath {
-            path: {
+            path: Some({
                 let mut other = World::default();
                 let _ = other.add_path(Path::open(vec![Vec2::ZERO, Vec2::X]).unwrap());
                 other
                     .add_path(Path::open(vec![Vec2::ZERO, Vec2::Y]).unwrap())
                     .unwrap()
-            },
+            }),
             params: PathFollowParams::default(),
         },
         1.0,

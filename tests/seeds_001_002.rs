@@ -98,7 +98,7 @@ fn squad(n: usize, seed: u64) -> Squad {
     let leaders = w
         .add_group(GroupConfig::new("leader").with(
             Behaviour::FollowPath {
-                path,
+                path: Some(path),
                 params: PathFollowParams::default(),
             },
             1.0,

@@ -243,11 +243,30 @@ pub(crate) struct Columns {
     /// behaviours drive): one per row once some agent is host-driven
     /// ([`Self::start_host_driving`]), empty until then.
     pub preferred: Vec<Vec2>,
+    /// The agent's own path (a [`crate::group::PathId`] index; [`NO_ROUTE`] for an
+    /// agent that follows its group's): one per row once some agent has one
+    /// ([`Self::start_routing`]), empty until then.
+    pub route: Vec<u32>,
     pub out: Vec<SteerOut>,
     /// Whether `walker` holds a row per agent.
     pub walking: bool,
     /// Whether `preferred` holds a row per agent.
     pub host_driving: bool,
+    /// Whether `route` holds a row per agent.
+    pub routing: bool,
+}
+
+/// A `route` entry of an agent without a path of its own.
+pub(crate) const NO_ROUTE: u32 = u32::MAX;
+
+/// The entry of `row` in a `route` column: the agent's own path, if it has one.
+#[inline]
+pub(crate) fn own_path(route: &[u32], row: usize) -> Option<usize> {
+    route
+        .get(row)
+        .copied()
+        .filter(|&r| r != NO_ROUTE)
+        .map(|r| r as usize)
 }
 
 /// The entry of `row` in a `preferred` column (NaN: not host-driven; a row past the
@@ -264,6 +283,7 @@ pub(crate) struct SpareColumns {
     group: Vec<u16>,
     vec2: Vec<Vec2>,
     scalar: Vec<f32>,
+    index: Vec<u32>,
     target: Vec<Target>,
     rng: Vec<AgentRng>,
     memory: Vec<Memory>,
@@ -298,6 +318,7 @@ macro_rules! for_each_column {
         $m!(walker);
         $m!(arrival);
         $m!(preferred);
+        $m!(route);
         $m!(out);
     }};
 }
@@ -318,9 +339,11 @@ impl Columns {
         let n = self.len();
         let mut ok = self.walker.len() == if self.walking { n } else { 0 };
         ok &= self.preferred.len() == if self.host_driving { n } else { 0 };
+        ok &= self.route.len() == if self.routing { n } else { 0 };
         macro_rules! same {
             (walker) => {};
             (preferred) => {};
+            (route) => {};
             ($col:ident) => {
                 ok &= self.$col.len() == n;
             };
@@ -386,6 +409,14 @@ impl Columns {
         }
     }
 
+    /// Give every row a route entry (none), and every row pushed from now on.
+    pub(crate) fn start_routing(&mut self) {
+        if !self.routing {
+            self.routing = true;
+            self.route.resize(self.len(), NO_ROUTE);
+        }
+    }
+
     /// Make room for `additional` more rows in every column, or fail (nothing lost).
     pub(crate) fn try_reserve(
         &mut self,
@@ -400,6 +431,11 @@ impl Columns {
             (preferred) => {
                 if self.host_driving {
                     self.preferred.try_reserve(additional)?;
+                }
+            };
+            (route) => {
+                if self.routing {
+                    self.route.try_reserve(additional)?;
                 }
             };
             ($col:ident) => {
@@ -441,6 +477,9 @@ impl Columns {
         if self.host_driving {
             self.preferred.push(Vec2::NAN);
         }
+        if self.routing {
+            self.route.push(NO_ROUTE);
+        }
         self.arrival.push(ArrivalMemory::spawned(spec.target));
         self.out.push(SteerOut::default());
         self.check();
@@ -458,6 +497,11 @@ impl Columns {
             (preferred) => {
                 if self.host_driving {
                     self.preferred.swap_remove(row);
+                }
+            };
+            (route) => {
+                if self.routing {
+                    self.route.swap_remove(row);
                 }
             };
             ($col:ident) => {
@@ -500,6 +544,11 @@ impl Columns {
             (preferred) => {
                 if self.host_driving {
                     gather!(preferred, vec2);
+                }
+            };
+            (route) => {
+                if self.routing {
+                    gather!(route, index);
                 }
             };
             (id) => {

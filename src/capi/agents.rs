@@ -3,11 +3,12 @@
 
 use glam::Vec2;
 
-use super::groups::group_id;
+use super::groups::{group_id, THRONG_NO_PATH};
 use super::{
     check_out, copy_out, finite, read_in, slice_in, with_world, write_out, CResult, Failure,
     ThrongStatus, ThrongVec2, ThrongWorld,
 };
+use crate::group::PathId;
 use crate::world::Arrival;
 use crate::{AgentId, AgentSpec, Target, World};
 
@@ -342,6 +343,45 @@ pub unsafe extern "C" fn throng_agent_set_group(
         let g = group_id(w.world(), group)?;
         let id = w.agent(id);
         Ok(w.world_mut().set_agent_group(id, g)?)
+    })
+}
+
+/// Give an agent a path of its own (`throng_world_add_path`), which its group's
+/// follow-path behaviour follows in place of the group's, or take it away with
+/// `THRONG_NO_PATH`.
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agent_set_path(
+    world: *mut ThrongWorld,
+    id: u64,
+    path: u32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let id = w.agent(id);
+        let path = (path != THRONG_NO_PATH).then(|| PathId::from_index(path as usize));
+        Ok(w.world_mut().set_agent_path(id, path)?)
+    })
+}
+
+/// An agent's own path, or `THRONG_NO_PATH`.
+///
+/// # Safety
+/// `world` is null or a live world; `out` points at a writable `uint32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agent_path(
+    world: *mut ThrongWorld,
+    id: u64,
+    out: *mut u32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let path = w.world().agent_path(w.agent(id))?;
+        write_out(
+            out,
+            "out",
+            path.map_or(THRONG_NO_PATH, |p| p.index() as u32),
+        )
     })
 }
 

@@ -55,6 +55,10 @@ pub const THRONG_BEHAVIOUR_LOOK_WHERE_YOU_ARE_GOING: u32 = 15;
 /// Step out of the way of any leader whose sight the agent is in.
 pub const THRONG_BEHAVIOUR_GIVE_WAY: u32 = 16;
 
+/// No path: in `ThrongBehaviourDesc::path`, a follow-path behaviour whose agents
+/// follow only their own paths; to `throng_agent_set_path`, take the agent's away.
+pub const THRONG_NO_PATH: u32 = u32::MAX;
+
 /// One behaviour of a group with its weight.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,7 +69,8 @@ pub struct ThrongBehaviourDesc {
     pub weight: f32,
     /// The behaviour's main distance where its kind names one; 0 = the default.
     pub param: f32,
-    /// The path of `THRONG_BEHAVIOUR_FOLLOW_PATH` (`throng_world_add_path`).
+    /// The path of `THRONG_BEHAVIOUR_FOLLOW_PATH` (`throng_world_add_path`), or
+    /// `THRONG_NO_PATH`: only the agents' own paths (`throng_agent_set_path`).
     pub path: u32,
 }
 
@@ -163,7 +168,7 @@ fn behaviour(i: usize, b: &ThrongBehaviourDesc) -> CResult<WeightedBehaviour> {
         THRONG_BEHAVIOUR_FOLLOW_PATH => {
             let d = PathFollowParams::default();
             Behaviour::FollowPath {
-                path: PathId::from_index(b.path as usize),
+                path: (b.path != THRONG_NO_PATH).then(|| PathId::from_index(b.path as usize)),
                 params: PathFollowParams {
                     path_radius: param_or(&key, b.param, d.path_radius)?,
                     ..d
@@ -266,9 +271,8 @@ pub unsafe extern "C" fn throng_world_group_by_name(
         super::check_out(out, "out")?;
         let index = w
             .world()
-            .groups()
-            .iter()
-            .position(|g| g.name == name)
+            .group_by_name(name)
+            .map(|g| g.index())
             .ok_or_else(|| {
                 Failure::new(
                     ThrongStatus::UnknownGroup,
@@ -279,7 +283,24 @@ pub unsafe extern "C" fn throng_world_group_by_name(
     })
 }
 
-/// The number of groups (their ids are `0..count`).
+/// Remove a group: its agents are despawned, and its id names no group from then
+/// on (it is not reused).
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_remove_group(
+    world: *mut ThrongWorld,
+    group: u32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let g = group_id(w.world(), group)?;
+        Ok(w.world_mut().remove_group(g)?)
+    })
+}
+
+/// The number of groups (their ids are `0..count` until one is removed: removed
+/// groups are not counted, and their ids are not reused).
 ///
 /// # Safety
 /// `world` is null or a live world; `out` points at a writable `size_t`.
@@ -288,21 +309,20 @@ pub unsafe extern "C" fn throng_world_group_count(
     world: *mut ThrongWorld,
     out: *mut usize,
 ) -> ThrongStatus {
-    with_world(world, |w| write_out(out, "out", w.world().groups().len()))
+    with_world(world, |w| write_out(out, "out", w.world().groups().count()))
 }
 
 /// A group id from C: refused when it names no group of the world.
 pub(crate) fn group_id(world: &crate::World, group: u32) -> CResult<crate::GroupId> {
-    let index = usize::try_from(group).unwrap_or(usize::MAX);
-    if index < world.groups().len() {
-        Ok(crate::GroupId(index as u16))
-    } else {
-        Err(Failure::new(
+    let id = u16::try_from(group).map(crate::GroupId);
+    match id {
+        Ok(id) if world.group(id).is_some() => Ok(id),
+        _ => Err(Failure::new(
             ThrongStatus::UnknownGroup,
             format!(
                 "unknown group {group} (the world has {} groups)",
-                world.groups().len()
+                world.groups().count()
             ),
-        ))
+        )),
     }
 }

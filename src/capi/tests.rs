@@ -212,6 +212,20 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
             Null => throng_world_add_path(w, null(), 2, false, &mut u32_out),
             Null => throng_world_add_path(w, points.as_ptr(), 2, false, null_mut()),
             Inv => throng_world_add_path(w, nan_points.as_ptr(), 2, false, &mut u32_out));
+        check!(throng_world_remove_path:
+            Null => throng_world_remove_path(null_mut(), 0),
+            Inv => throng_world_remove_path(w, 99));
+        check!(throng_world_remove_group:
+            Null => throng_world_remove_group(null_mut(), g),
+            ThrongStatus::UnknownGroup => throng_world_remove_group(w, 99));
+        check!(throng_agent_set_path:
+            Null => throng_agent_set_path(null_mut(), id, 0),
+            Stale => throng_agent_set_path(w, stale, 0),
+            Inv => throng_agent_set_path(w, id, 99));
+        check!(throng_agent_path:
+            Null => throng_agent_path(null_mut(), id, &mut u32_out),
+            Stale => throng_agent_path(w, stale, &mut u32_out),
+            Null => throng_agent_path(w, id, null_mut()));
         check!(throng_world_path_count: Null => throng_world_path_count(null_mut(), &mut usize_out), Null => throng_world_path_count(w, null_mut()));
         check!(throng_world_add_group:
             Null => throng_world_add_group(null_mut(), &group_desc, &mut u32_out),
@@ -758,5 +772,41 @@ fn a_handle_of_another_world_names_no_agent() {
         ok(throng_world_contains(a.world, b.walker, &mut live));
         assert!(!live);
         ok(throng_agent_position(a.world, a.walker, &mut p));
+    }
+}
+
+#[test]
+fn agents_take_paths_of_their_own_and_paths_and_groups_can_be_removed() {
+    let f = Fixture::new();
+    unsafe {
+        // The fixture's path 0 (a square); the walker follows nothing until its group
+        // follows paths.
+        let mut path = 7;
+        ok(throng_agent_path(f.world, f.walker, &mut path));
+        assert_eq!(path, THRONG_NO_PATH);
+        ok(throng_agent_set_path(f.world, f.walker, 0));
+        ok(throng_agent_path(f.world, f.walker, &mut path));
+        assert_eq!(path, 0);
+        ok(throng_world_remove_path(f.world, 0));
+        ok(throng_agent_path(f.world, f.walker, &mut path));
+        assert_eq!(
+            path, THRONG_NO_PATH,
+            "a removed path is taken from its agents"
+        );
+        let mut count = 9;
+        ok(throng_world_path_count(f.world, &mut count));
+        assert_eq!(count, 0);
+        ok(throng_world_remove_group(f.world, f.group));
+        let mut n = 9;
+        ok(throng_world_len(f.world, &mut n));
+        assert_eq!(n, 0);
+        ok(throng_world_group_count(f.world, &mut count));
+        assert_eq!(count, 0);
+        let spec = throng_agent_desc_default(f.group, 0.0, 0.0);
+        let mut id = 0;
+        assert_eq!(
+            throng_world_spawn(f.world, &spec, &mut id),
+            ThrongStatus::UnknownGroup
+        );
     }
 }

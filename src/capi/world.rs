@@ -9,6 +9,7 @@ use super::{
     copy_out, guard, read_in, slice_in, str_in, with_world, write_out, CResult, Failure,
     ThrongStatus, ThrongVec2, ThrongWorld,
 };
+use crate::group::PathId;
 use crate::integrate::Integrator;
 use crate::scene::{Obstacle, Path, Wall};
 use crate::spatial::IndexKind;
@@ -423,8 +424,26 @@ pub unsafe extern "C" fn throng_world_add_path(
     })
 }
 
-/// The number of paths in the world (their ids are `0..count`), e.g. those a
-/// profile built.
+/// Remove a path. Agents that had it as their own path follow their group's from
+/// then on; refused (INVALID_ARGUMENT) while a group's follow-path behaviour names
+/// it. Its id is not reused.
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_remove_path(
+    world: *mut ThrongWorld,
+    path: u32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let path = PathId::from_index(path as usize);
+        Ok(w.world_mut().remove_path(path)?)
+    })
+}
+
+/// The number of paths in the world, e.g. those a profile built (their ids are
+/// `0..count` until one is removed: removed paths are not counted, and their ids
+/// are not reused).
 ///
 /// # Safety
 /// `world` is null or a live world; `out` points at a writable `size_t`.
@@ -433,5 +452,5 @@ pub unsafe extern "C" fn throng_world_path_count(
     world: *mut ThrongWorld,
     out: *mut usize,
 ) -> ThrongStatus {
-    with_world(world, |w| write_out(out, "out", w.world().paths().len()))
+    with_world(world, |w| write_out(out, "out", w.world().paths().count()))
 }

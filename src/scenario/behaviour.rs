@@ -146,7 +146,7 @@ impl Params<'_> {
         }
         .parse()?;
         Ok(Behaviour::FollowPath {
-            path: PathId::from_index(index),
+            path: Some(PathId::from_index(index)),
             params,
         })
     }

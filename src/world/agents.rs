@@ -3,9 +3,10 @@
 
 use glam::Vec2;
 
+use crate::agents::{own_path, NO_ROUTE};
 use crate::agents::{AgentId, AgentSpec, GroupId, Target};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
-use crate::group::{Behaviour, GroupConfig};
+use crate::group::{Behaviour, GroupConfig, PathId};
 use crate::math::{normalize_or_zero, truncate};
 
 use super::World;
@@ -24,7 +25,7 @@ impl World {
             })
             .unwrap_or_default();
         let row = u32::try_from(self.cols.len()).map_err(|_| ThrongError::Capacity("agents"))?;
-        let progress = self.path_progress_at(group, spec.position);
+        let progress = self.path_progress_at(None, group, spec.position);
         let id = self
             .slots
             .alloc(row)
@@ -40,21 +41,20 @@ impl World {
     /// configuration.
     fn check_spec(&self, spec: &AgentSpec) -> Result<&GroupConfig> {
         spec.validate()?;
-        let group = self
-            .groups
-            .get(spec.group.index())
-            .ok_or(ThrongError::UnknownGroup(spec.group))?;
+        let group = self.live_group(spec.group)?;
         self.check_target(spec.target)?;
         self.check_target(spec.target2)?;
         Ok(group)
     }
 
-    /// How far along its group's path (if it follows one) an agent at `at` starts.
-    fn path_progress_at(&self, group: &GroupConfig, at: Vec2) -> f32 {
-        group.path().map_or(0.0, |(path, _)| {
-            let p = &self.paths[path.index()];
-            p.project(at, 0.0, p.length()).0
-        })
+    /// How far along the path it follows an agent at `at` starts: its own path
+    /// (`own`, a path index) if it has one, else its group's.
+    fn path_progress_at(&self, own: Option<usize>, group: &GroupConfig, at: Vec2) -> f32 {
+        let path = own
+            .map(PathId::from_index)
+            .or(group.path().map(|(path, _)| path))
+            .and_then(|path| self.path(path));
+        path.map_or(0.0, |p| p.project(at, 0.0, p.length()).0)
     }
 
     /// Spawn many agents at once, all or nothing: every spec is checked, and the
@@ -339,9 +339,7 @@ impl World {
     /// order, with no handle lookups. Nothing is written if the group is unknown or
     /// the target is invalid.
     pub fn set_group_target(&mut self, group: GroupId, target: Target) -> Result<()> {
-        if group.index() >= self.groups.len() {
-            return Err(ThrongError::UnknownGroup(group));
-        }
+        self.live_group(group)?;
         self.check_target(target)?;
         for (t, &g) in self.cols.target.iter_mut().zip(&self.cols.group) {
             if g == group.0 {
@@ -368,6 +366,61 @@ impl World {
         let row = self.row(id)?;
         self.cols.radius[row] = radius;
         Ok(())
+    }
+
+    /// Give an agent a path of its own (`Some`), in place of its group's, or take it
+    /// away (`None`): a route the host's navmesh or A* found for this agent, say,
+    /// added with [`World::add_path`]. Its group's follow-path behaviour
+    /// ([`Behaviour::FollowPath`]) then follows this path from the point of it
+    /// nearest the agent; other groups' agents keep the path but do not follow it.
+    ///
+    /// ```
+    /// use throng::prelude::*;
+    /// use throng::behaviours::path::PathFollowParams;
+    ///
+    /// let mut world = World::default();
+    /// let follow = Behaviour::FollowPath { path: None, params: PathFollowParams::default() };
+    /// let walkers = world.add_group(GroupConfig::new("walkers").with(follow, 1.0))?;
+    /// let walker = world.spawn(AgentSpec::new(walkers, Vec2::ZERO))?;
+    /// let route = world.add_path(Path::open(vec![Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0)])?)?;
+    /// world.set_agent_path(walker, Some(route))?;
+    /// for _ in 0..600 {
+    ///     world.step(1.0 / 30.0)?;
+    /// }
+    /// assert!(world.position(walker)?.distance(Vec2::new(10.0, 10.0)) < 1.0);
+    /// # Ok::<(), ThrongError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown handle; [`ThrongError::InvalidParameter`] for a path this world
+    /// does not have.
+    pub fn set_agent_path(&mut self, id: AgentId, path: Option<PathId>) -> Result<()> {
+        let row = self.row(id)?;
+        if let Some(p) = path {
+            if self.path(p).is_none() {
+                return Err(ThrongError::InvalidParameter {
+                    field: "path".to_string(),
+                    reason: format!("no path {} in this world", p.index()),
+                });
+            }
+            self.cols.start_routing();
+        }
+        if let Some(r) = self.cols.route.get_mut(row) {
+            *r = path.map_or(NO_ROUTE, |p| p.0);
+        }
+        let group = &self.groups[usize::from(self.cols.group[row])];
+        let own = path.map(PathId::index);
+        self.cols.memory[row].path_progress = self.path_progress_at(own, group, self.cols.pos[row]);
+        Ok(())
+    }
+
+    /// An agent's own path ([`World::set_agent_path`]), if it has one.
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn agent_path(&self, id: AgentId) -> Result<Option<PathId>> {
+        let row = self.row(id)?;
+        Ok(own_path(&self.cols.route, row).map(PathId::from_index))
     }
 
     /// Set an agent's formation offset (offset pursuit); its handle stays.
@@ -481,12 +534,10 @@ impl World {
     /// # Errors
     /// An unknown group or handle.
     pub fn set_agent_group(&mut self, id: AgentId, group: GroupId) -> Result<()> {
-        let config = self
-            .groups
-            .get(group.index())
-            .ok_or(ThrongError::UnknownGroup(group))?;
+        let config = self.live_group(group)?;
         let row = self.row(id)?;
-        let progress = self.path_progress_at(config, self.cols.pos[row]);
+        let own = own_path(&self.cols.route, row);
+        let progress = self.path_progress_at(own, config, self.cols.pos[row]);
         self.cols.group[row] = group.0;
         self.cols.memory[row].path_progress = progress;
         if let Some(w) = self.cols.walker.get_mut(row) {

@@ -173,7 +173,7 @@ impl Dispatch<'_, '_> {
             Behaviour::ObstacleAvoidance(p) => {
                 Contribution::force(obstacle_avoidance(me, ctx.obstacles, p))
             }
-            Behaviour::FollowPath { path, params } => match ctx.paths.get(path.index()) {
+            Behaviour::FollowPath { path, params } => match ctx.path_of(row, *path) {
                 Some(path) => {
                     let (force, progress) = follow_path(me, path, memory.path_progress, params);
                     memory.path_progress = progress;

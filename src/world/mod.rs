@@ -106,12 +106,18 @@ impl Default for WorldConfig {
 /// ```
 pub struct World {
     config: WorldConfig,
+    /// Every group added, by [`GroupId`] index, removed ones included (their ids are
+    /// not reused; `removed_groups` says which).
     groups: Vec<GroupConfig>,
     /// What the pipeline needs to know of each group, derived from its config.
     plans: Vec<GroupPlan>,
+    /// Per group: whether it was removed ([`World::remove_group`]).
+    removed_groups: Vec<bool>,
     walls: WallIndex,
     obstacles: ObstacleIndex,
-    paths: Vec<Path>,
+    /// Every path added, by [`PathId`] index; `None` once removed (ids are not
+    /// reused).
+    paths: Vec<Option<Path>>,
     /// Per row: the handle of the leader whose sight the agent is in (`NO_LEADER`
     /// when none), marked each tick by the leader sight phase; empty when no group
     /// has a leader. Rows past its end (spawned since) are in no sight. A handle,
@@ -151,14 +157,13 @@ impl std::fmt::Debug for World {
             .field(
                 "groups",
                 &self
-                    .groups
-                    .iter()
-                    .map(|g| g.name.as_str())
+                    .groups()
+                    .map(|(_, g)| g.name.as_str())
                     .collect::<Vec<_>>(),
             )
             .field("walls", &self.walls().len())
             .field("obstacles", &self.obstacles().len())
-            .field("paths", &self.paths.len())
+            .field("paths", &self.paths().count())
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
@@ -179,6 +184,7 @@ impl World {
             config,
             groups: Vec::new(),
             plans: Vec::new(),
+            removed_groups: Vec::new(),
             walls: WallIndex::default(),
             obstacles: ObstacleIndex::default(),
             paths: Vec::new(),
@@ -239,30 +245,66 @@ impl World {
         }
         self.plans.push(plan);
         self.groups.push(config);
+        self.removed_groups.push(false);
         Ok(GroupId(id))
     }
 
     /// Replace a group's configuration (takes effect next tick).
     pub fn set_group(&mut self, group: GroupId, config: GroupConfig) -> Result<()> {
         self.validate_group(&config)?;
-        let slot = self
-            .groups
-            .get_mut(group.index())
-            .ok_or(ThrongError::UnknownGroup(group))?;
+        self.live_group(group)?;
         let plan = GroupPlan::of(&config);
         if plan.walks {
             self.cols.start_walking();
         }
         self.plans[group.index()] = plan;
-        *slot = config;
+        self.groups[group.index()] = config;
         Ok(())
+    }
+
+    /// Remove a group: its agents are despawned (their handles go stale, and agents
+    /// targeting them lose their target), and its id names no group from then on (it
+    /// is not reused: a later group gets a new id).
+    ///
+    /// ```
+    /// use throng::prelude::*;
+    ///
+    /// let mut world = World::default();
+    /// let extras = world.add_group(GroupConfig::new("extras"))?;
+    /// let walker = world.spawn(AgentSpec::new(extras, Vec2::ZERO))?;
+    /// world.remove_group(extras)?;
+    /// assert!(!world.contains(walker));
+    /// assert!(world.group(extras).is_none());
+    /// # Ok::<(), ThrongError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ThrongError::UnknownGroup`] for a group this world does not have (or no
+    /// longer has).
+    pub fn remove_group(&mut self, group: GroupId) -> Result<()> {
+        self.live_group(group)?;
+        let gone: Vec<AgentId> = (0..self.cols.len())
+            .filter(|&r| usize::from(self.cols.group[r]) == group.index())
+            .map(|r| self.cols.id[r])
+            .collect();
+        self.despawn_many(&gone)?;
+        self.removed_groups[group.index()] = true;
+        Ok(())
+    }
+
+    /// The configuration of a group this world has.
+    pub(crate) fn live_group(&self, group: GroupId) -> Result<&GroupConfig> {
+        self.group(group).ok_or(ThrongError::UnknownGroup(group))
     }
 
     fn validate_group(&self, config: &GroupConfig) -> Result<()> {
         config.validate()?;
         for (i, b) in config.behaviours.iter().enumerate() {
-            if let Behaviour::FollowPath { path, .. } = b.behaviour {
-                if path.index() >= self.paths.len() {
+            if let Behaviour::FollowPath {
+                path: Some(path), ..
+            } = b.behaviour
+            {
+                if self.path(path).is_none() {
                     return Err(ThrongError::InvalidParameter {
                         field: format!("behaviours[{i}].path"),
                         reason: format!("no path {} in this world", path.index()),
@@ -287,11 +329,51 @@ impl World {
         Ok(())
     }
 
-    /// Add a path for [`Behaviour::FollowPath`].
+    /// Add a path for [`Behaviour::FollowPath`], or for agents of their own
+    /// ([`World::set_agent_path`]).
     pub fn add_path(&mut self, path: Path) -> Result<PathId> {
-        let id = u32::try_from(self.paths.len()).map_err(|_| ThrongError::Capacity("paths"))?;
-        self.paths.push(path);
+        let id = u32::try_from(self.paths.len())
+            .ok()
+            .filter(|&i| i != crate::agents::NO_ROUTE)
+            .ok_or(ThrongError::Capacity("paths"))?;
+        self.paths.push(Some(path));
         Ok(PathId(id))
+    }
+
+    /// Remove a path. Agents that had it as their own path
+    /// ([`World::set_agent_path`]) follow their group's path from then on; its id
+    /// names no path any more (ids are not reused).
+    ///
+    /// # Errors
+    /// [`ThrongError::InvalidParameter`] when a group's follow-path behaviour names
+    /// it (change the group first, [`World::set_group`]), or when there is no such
+    /// path; the world is unchanged then.
+    pub fn remove_path(&mut self, path: PathId) -> Result<()> {
+        let bad = |reason: String| ThrongError::InvalidParameter {
+            field: "path".to_string(),
+            reason,
+        };
+        if self.path(path).is_none() {
+            return Err(bad(format!("no path {} in this world", path.index())));
+        }
+        if let Some((_, g)) = self.groups().find(|(_, g)| {
+            g.behaviours.iter().any(
+                |b| matches!(b.behaviour, Behaviour::FollowPath { path: Some(p), .. } if p == path),
+            )
+        }) {
+            return Err(bad(format!(
+                "path {} is followed by group `{}`; change the group first",
+                path.index(),
+                g.name
+            )));
+        }
+        for r in &mut self.cols.route {
+            if *r as usize == path.index() {
+                *r = crate::agents::NO_ROUTE;
+            }
+        }
+        self.paths[path.index()] = None;
+        Ok(())
     }
 
     /// The walls.
@@ -306,10 +388,18 @@ impl World {
         self.obstacles.obstacles()
     }
 
-    /// The paths, by [`PathId`] index.
+    /// A path of this world (`None` if it has no such path, or it was removed).
     #[must_use]
-    pub fn paths(&self) -> &[Path] {
-        &self.paths
+    pub fn path(&self, path: PathId) -> Option<&Path> {
+        self.paths.get(path.index()).and_then(Option::as_ref)
+    }
+
+    /// The paths, in the order they were added (removed ones left out).
+    pub fn paths(&self) -> impl Iterator<Item = (PathId, &Path)> {
+        self.paths
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().map(|p| (PathId::from_index(i), p)))
     }
 
     /// The leader whose sight the agent was in during the last tick, if any.
@@ -326,13 +416,26 @@ impl World {
     /// A group's configuration.
     #[must_use]
     pub fn group(&self, group: GroupId) -> Option<&GroupConfig> {
-        self.groups.get(group.index())
+        self.groups
+            .get(group.index())
+            .filter(|_| !self.removed_groups[group.index()])
     }
 
-    /// All groups, by index.
+    /// The groups, in the order they were added (removed ones left out).
+    pub fn groups(&self) -> impl Iterator<Item = (GroupId, &GroupConfig)> {
+        self.groups
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !self.removed_groups[i])
+            .map(|(i, g)| (GroupId(i as u16), g))
+    }
+
+    /// The group called `name`, if any.
     #[must_use]
-    pub fn groups(&self) -> &[GroupConfig] {
-        &self.groups
+    pub fn group_by_name(&self, name: &str) -> Option<GroupId> {
+        self.groups()
+            .find(|(_, g)| g.name == name)
+            .map(|(id, _)| id)
     }
 
     /// Ticks stepped so far.

@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::{AgentId, Columns, Slots};
+use crate::agents::{AgentId, Columns, GroupId, Slots, NO_ROUTE};
 use crate::error::{Result, ThrongError};
-use crate::group::GroupConfig;
+use crate::group::{GroupConfig, PathId};
 use crate::scene::{Obstacle, Path, Wall};
 
 use super::{World, WorldConfig};
@@ -28,9 +28,12 @@ pub struct Snapshot {
     version: u32,
     config: WorldConfig,
     groups: Vec<GroupConfig>,
+    /// Per group: whether it was removed.
+    removed_groups: Vec<bool>,
     walls: Vec<Wall>,
     obstacles: Vec<Obstacle>,
-    paths: Vec<Path>,
+    /// By path id; `None` where a path was removed.
+    paths: Vec<Option<Path>>,
     cols: Columns,
     slots: Slots,
     sighted_by: Vec<AgentId>,
@@ -100,6 +103,7 @@ impl World {
             version: SNAPSHOT_VERSION,
             config: self.config.clone(),
             groups: self.groups.clone(),
+            removed_groups: self.removed_groups.clone(),
             walls: self.walls().to_vec(),
             obstacles: self.obstacles().to_vec(),
             paths: self.paths.clone(),
@@ -125,6 +129,7 @@ impl World {
         let Snapshot {
             config,
             groups,
+            removed_groups,
             walls,
             obstacles,
             paths,
@@ -138,12 +143,15 @@ impl World {
         let mut world = World::new(config);
         world.set_walls(&walls)?;
         world.set_obstacles(&obstacles)?;
-        for path in paths {
-            world.add_path(path)?;
-        }
+        // Removed paths and groups keep their places, so that the ids stay.
+        world.paths = paths;
         for group in groups {
             world.add_group(group)?;
         }
+        if removed_groups.len() != world.groups.len() {
+            return Err(bad("a removal mark per group"));
+        }
+        world.removed_groups = removed_groups;
         if !cols.holds_together() {
             return Err(bad("agent columns of different lengths"));
         }
@@ -156,9 +164,16 @@ impl World {
         if cols
             .group
             .iter()
-            .any(|&g| usize::from(g) >= world.groups.len())
+            .any(|&g| world.group(GroupId(g)).is_none())
         {
             return Err(bad("an agent of a group the snapshot does not have"));
+        }
+        if cols
+            .route
+            .iter()
+            .any(|&r| r != NO_ROUTE && world.path(PathId(r)).is_none())
+        {
+            return Err(bad("an agent's own path that the snapshot does not have"));
         }
         if !slots.consistent_with(&cols.id) {
             return Err(bad("handles that do not match the agents' rows"));

@@ -16,7 +16,7 @@ use crate::behaviours::flocking::Neighbour;
 use crate::behaviours::leader::LeaderView;
 use crate::behaviours::targeting::Body;
 use crate::behaviours::AgentState;
-use crate::group::GroupConfig;
+use crate::group::{GroupConfig, PathId};
 use crate::integrate::Integrator;
 use crate::math::x4::LANES;
 use crate::rng::AgentRng;
@@ -87,11 +87,14 @@ pub(super) struct SteerCtx<'a> {
     /// Per row: the host's preferred velocity (NaN when none); empty while no agent
     /// is host-driven. Read through [`SteerCtx::host_velocity`].
     pub preferred: &'a [Vec2],
+    /// Per row: the agent's own path (`NO_ROUTE` when none); empty while no agent has
+    /// one. Read through [`SteerCtx::path_of`].
+    pub route: &'a [u32],
     pub groups: &'a [GroupConfig],
     pub plans: &'a [GroupPlan],
     pub walls: &'a WallIndex,
     pub obstacles: &'a ObstacleIndex,
-    pub paths: &'a [Path],
+    pub paths: &'a [Option<Path>],
     /// Per row: the leader in whose sight it is, or [`super::sight::NO_LEADER`]; empty
     /// without leaders. Read through [`SteerCtx::sighted_by_row`].
     pub sighted_by: &'a [AgentId],
@@ -164,6 +167,13 @@ impl SteerCtx<'_> {
         self.slots.row(leader).map(|r| r as usize)
     }
 
+    /// The path the agent in `row` follows: its own, if it has one, else `group_path`
+    /// (its group's follow-path behaviour's).
+    pub fn path_of(&self, row: usize, group_path: Option<PathId>) -> Option<&Path> {
+        let path = crate::agents::own_path(self.route, row).or(group_path.map(PathId::index))?;
+        self.paths.get(path).and_then(Option::as_ref)
+    }
+
     /// The host's preferred velocity of the agent in `row`, when it is host-driven.
     #[inline]
     pub(super) fn host_velocity(&self, row: usize) -> Option<Vec2> {
@@ -219,6 +229,8 @@ impl World {
             arrival: _,
             preferred,
             host_driving: _,
+            route,
+            routing: _,
         } = &mut self.cols;
         let ctx = SteerCtx {
             id,
@@ -236,6 +248,7 @@ impl World {
             target2,
             offset,
             preferred,
+            route,
             groups: &self.groups,
             plans: &self.plans,
             walls: &self.walls,
