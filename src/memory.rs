@@ -7,7 +7,9 @@ use crate::error::{Result, ThrongError};
 use crate::spatial::IndexKind;
 
 /// Bytes per agent in steady state with the grid, as estimated before a bulk spawn.
-/// Measured on the flock at 1,000,000 agents after 41 ticks: 296 bytes (RSS), for
+/// Measured on the flock at 1,000,000 agents after 41 ticks: 320 bytes (RSS; 296
+/// before handles carried their world's tag, which widened the handle and target
+/// columns and their spares by 24 bytes a row), for
 ///
 /// - the agent columns, 178 bytes a row: position, velocity and unit velocity (8
 ///   each), heading, rotation, mass, maximum speed and force, radius (4 each), two
@@ -20,9 +22,9 @@ use crate::spatial::IndexKind;
 /// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
 ///   the row's cell (4), the re-sort's keys (16) and order (4);
 ///
-/// rounded up to 320 for other profiles (the city at 100k: about 315) and the
-/// allocator's slack.
-pub const BYTES_PER_AGENT_GRID: u64 = 320;
+/// rounded up to 344 for other profiles (the city at 100k: about 315 before the
+/// tag, so about 340) and the allocator's slack.
+pub const BYTES_PER_AGENT_GRID: u64 = 344;
 
 /// Bytes per agent in steady state with the k-d tree, as estimated before a bulk
 /// spawn: as with the grid, but kiddo's tree, built anew every tick, instead of the
@@ -127,7 +129,7 @@ mod tests {
 
     #[test]
     fn estimates_scale_with_agents_and_index() {
-        assert_eq!(estimate(1_000_000, IndexKind::Grid), 320_000_000);
+        assert_eq!(estimate(1_000_000, IndexKind::Grid), 344_000_000);
         assert_eq!(estimate(2, IndexKind::KdTree), 1_200);
         assert_eq!(estimate(usize::MAX, IndexKind::KdTree), u64::MAX);
         assert_eq!(human(512), "512 bytes");
