@@ -82,14 +82,52 @@ pub fn follow_path(
     progress: f32,
     params: &PathFollowParams,
 ) -> (Vec2, f32) {
+    let step = path_step(me, path, progress, params);
+    (step.force, step.progress)
+}
+
+/// One step of [`follow_path`] with the points it used (for debug drawing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathStep {
+    /// The force.
+    pub force: Vec2,
+    /// The new progress.
+    pub progress: f32,
+    /// Where the agent predicts it will be.
+    pub predicted: Vec2,
+    /// The prediction's projection on the path.
+    pub on_path: Vec2,
+    /// The point it seeks or arrives at, when it steers toward one (none while it
+    /// cruises inside the corridor).
+    pub carrot: Option<Vec2>,
+}
+
+/// [`follow_path`], with its points.
+#[must_use]
+pub fn path_step(
+    me: &AgentState,
+    path: &Path,
+    progress: f32,
+    params: &PathFollowParams,
+) -> PathStep {
     let progress = path.normalize_distance(progress);
+    let mut step = PathStep {
+        force: Vec2::ZERO,
+        progress,
+        predicted: me.pos,
+        on_path: me.pos,
+        carrot: None,
+    };
     if !me.pos.is_finite() {
-        return (Vec2::ZERO, progress);
+        return step;
     }
     let window = non_negative(params.search_window);
     let (now, _) = path.project(me.pos, progress, window);
     let predicted = me.pos + normalize_or_zero(me.vel) * non_negative(params.predict_distance);
     let (future, on_path) = path.project(predicted, now, window);
+    step.progress = now;
+    step.predicted = predicted;
+    step.on_path = on_path;
     let total = path.length();
     let mut delta = future - now;
     if path.is_looped() {
@@ -106,16 +144,22 @@ pub fn follow_path(
             slowing_radius: params.end_slowing_radius,
             ..ArriveParams::default()
         };
-        return (arrive(me, path.last_point(), &p), now);
+        step.carrot = Some(path.last_point());
+        step.force = arrive(me, path.last_point(), &p);
+        return step;
     }
     let strayed = (predicted - on_path).length() > params.path_radius;
     if !strayed && delta > 0.0 {
         // Inside the corridor and moving along it: no lateral correction
         // (Reynolds), only speed up to cruise along the current direction, so
         // an agent that starts slowly does not crawl forever.
-        return (me.forward() * me.max_speed - me.vel, now);
+        step.force = me.forward() * me.max_speed - me.vel;
+        return step;
     }
-    (seek(me, path.point_at(now + ahead)), now)
+    let carrot = path.point_at(now + ahead);
+    step.carrot = Some(carrot);
+    step.force = seek(me, carrot);
+    step
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@
 mod agents;
 pub(crate) mod arrival;
 mod avoid;
+mod debug;
 mod integrate;
 mod kernel;
 mod kernel_x4;
@@ -46,6 +47,7 @@ use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 
 pub use arrival::{Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION};
+pub use debug::{DebugCircle, DebugDraw, DebugKind, DebugLine, DebugPoint};
 use plan::GroupPlan;
 pub use sight::SightEvent;
 use sight::SightScratch;

@@ -1,0 +1,321 @@
+//! Debug drawing as data: the geometry an agent's behaviours work with, as plain
+//! lines, circles and points a host renders with its own debug draw (or the CLI's
+//! PNG writer draws for one agent).
+//!
+//! The geometry is computed from the world as it is now (after the last tick and
+//! any change since), through the behaviours' own functions (the feelers of
+//! [`crate::behaviours::walls::feelers`], the path step of
+//! [`crate::behaviours::path::path_step`], the leader's points of
+//! [`crate::behaviours::leader`]), so it is what the next tick will start from:
+//! the wander target and path progress the last tick left, the neighbours within
+//! reach now, the steering output of the last tick.
+
+use glam::Vec2;
+
+use crate::agents::{AgentId, GroupId, Target};
+use crate::behaviours::leader::{ahead_point, behind_point, LeaderView};
+use crate::behaviours::obstacles::detection_box_length;
+use crate::behaviours::path::path_step;
+use crate::behaviours::targeting::Body;
+use crate::behaviours::walls::{feeler_directions, feelers};
+use crate::behaviours::wander::wander_force;
+use crate::behaviours::AgentState;
+use crate::error::Result;
+use crate::group::{Behaviour, Movement};
+use crate::math::perp_right;
+
+use super::World;
+
+/// What a piece of debug geometry shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DebugKind {
+    /// The agent's body (circle).
+    Body,
+    /// Its velocity (line from its centre, one second long).
+    Velocity,
+    /// Its last steering force (line from its centre), for steering groups.
+    Force,
+    /// Its target (point), and the arrive's slowing radius around it (circle).
+    Target,
+    /// A wall-avoidance feeler (line).
+    Feeler,
+    /// Where a feeler meets a wall (point).
+    FeelerHit,
+    /// The wander circle (circle) ahead of the agent.
+    WanderCircle,
+    /// The wander target on it (point).
+    WanderTarget,
+    /// The obstacle-avoidance detection box (four lines).
+    DetectionBox,
+    /// The point behind the leader a follower arrives at (point).
+    Behind,
+    /// The point ahead of the leader (point).
+    Ahead,
+    /// The leader's sight: a circle around its ahead point and one around itself.
+    LeaderSight,
+    /// A neighbour the agent perceives (line from its centre to the neighbour's).
+    Neighbour,
+    /// Path following: where the agent predicts it will be (point) and that
+    /// prediction's projection on the path (line between the two).
+    PathPrediction,
+    /// Path following: the point it steers to (point).
+    PathCarrot,
+}
+
+/// A line segment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DebugLine {
+    /// What it shows.
+    pub kind: DebugKind,
+    /// The agent it belongs to.
+    pub agent: AgentId,
+    /// Start.
+    pub from: Vec2,
+    /// End.
+    pub to: Vec2,
+}
+
+/// A circle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DebugCircle {
+    /// What it shows.
+    pub kind: DebugKind,
+    /// The agent it belongs to.
+    pub agent: AgentId,
+    /// Centre.
+    pub centre: Vec2,
+    /// Radius.
+    pub radius: f32,
+}
+
+/// A point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DebugPoint {
+    /// What it shows.
+    pub kind: DebugKind,
+    /// The agent it belongs to.
+    pub agent: AgentId,
+    /// Where.
+    pub at: Vec2,
+}
+
+/// Debug geometry of one or more agents ([`World::debug_draw`]). Reuse one across
+/// frames: the calls append, [`DebugDraw::clear`] empties it and keeps its memory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DebugDraw {
+    /// Lines.
+    pub lines: Vec<DebugLine>,
+    /// Circles.
+    pub circles: Vec<DebugCircle>,
+    /// Points.
+    pub points: Vec<DebugPoint>,
+}
+
+impl DebugDraw {
+    /// Empty it, keeping its memory.
+    pub fn clear(&mut self) {
+        self.lines.clear();
+        self.circles.clear();
+        self.points.clear();
+    }
+
+    /// Whether it holds nothing.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.circles.is_empty() && self.points.is_empty()
+    }
+
+    fn line(&mut self, kind: DebugKind, agent: AgentId, from: Vec2, to: Vec2) {
+        self.lines.push(DebugLine {
+            kind,
+            agent,
+            from,
+            to,
+        });
+    }
+
+    fn circle(&mut self, kind: DebugKind, agent: AgentId, centre: Vec2, radius: f32) {
+        self.circles.push(DebugCircle {
+            kind,
+            agent,
+            centre,
+            radius,
+        });
+    }
+
+    fn point(&mut self, kind: DebugKind, agent: AgentId, at: Vec2) {
+        self.points.push(DebugPoint { kind, agent, at });
+    }
+}
+
+impl World {
+    /// Append the debug geometry of an agent to `out`: its body, velocity and last
+    /// steering force, its target, and for each behaviour of its group what that
+    /// behaviour works with (feelers and their hits, the wander circle and target,
+    /// the detection box, the leader's behind and ahead points and sight, the
+    /// neighbours it perceives, the path prediction and carrot). Computed from the
+    /// world as it is now: what the next tick starts from (see the module
+    /// `throng::world::debug`).
+    ///
+    /// ```
+    /// use throng::prelude::*;
+    /// use throng::world::{DebugDraw, DebugKind};
+    ///
+    /// let mut world = World::default();
+    /// let g = world.add_group(GroupConfig::new("g").with(Behaviour::Wander(WanderParams::default()), 1.0))?;
+    /// let id = world.spawn(AgentSpec::new(g, Vec2::ZERO))?;
+    /// world.step(1.0 / 30.0)?;
+    /// let mut draw = DebugDraw::default();
+    /// world.debug_draw(id, &mut draw)?;
+    /// assert!(draw.circles.iter().any(|c| c.kind == DebugKind::WanderCircle));
+    /// # Ok::<(), ThrongError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn debug_draw(&self, id: AgentId, out: &mut DebugDraw) -> Result<()> {
+        let row = self.row(id)?;
+        let c = &self.cols;
+        let me = AgentState {
+            pos: c.pos[row],
+            vel: c.vel[row],
+            heading: c.heading[row],
+            rotation: c.rotation[row],
+            max_speed: c.max_speed[row],
+            max_force: c.max_force[row],
+            radius: c.radius[row],
+            mass: c.mass[row],
+        };
+        let group = &self.groups[usize::from(c.group[row])];
+        out.circle(DebugKind::Body, id, me.pos, me.radius);
+        out.line(DebugKind::Velocity, id, me.pos, me.pos + me.vel);
+        if group.movement == Movement::Steering {
+            out.line(DebugKind::Force, id, me.pos, me.pos + c.out[row].linear);
+        }
+        let target = self.body_of(c.target[row]);
+        if let Some(t) = target {
+            out.point(DebugKind::Target, id, t.pos);
+        }
+        for b in &group.behaviours {
+            match &b.behaviour {
+                Behaviour::Arrive(p) => {
+                    if let Some(t) = target {
+                        out.circle(DebugKind::Target, id, t.pos, p.slowing_radius);
+                    }
+                }
+                Behaviour::WallAvoidance(p) => {
+                    let tips = feelers(&me, p);
+                    for (dir, tip) in feeler_directions(&me).into_iter().zip(tips) {
+                        out.line(DebugKind::Feeler, id, me.pos, tip);
+                        if let Some(hit) = self.walls.ray_cast(me.pos, dir, p.feeler_length) {
+                            out.point(DebugKind::FeelerHit, id, hit.point);
+                        }
+                    }
+                }
+                Behaviour::ObstacleAvoidance(p) => {
+                    let len = detection_box_length(&me, p);
+                    let fwd = me.forward();
+                    let side = perp_right(fwd) * me.radius.max(0.0);
+                    let corners = [
+                        me.pos - side,
+                        me.pos - side + fwd * len,
+                        me.pos + side + fwd * len,
+                        me.pos + side,
+                    ];
+                    for k in 0..4 {
+                        out.line(
+                            DebugKind::DetectionBox,
+                            id,
+                            corners[k],
+                            corners[(k + 1) % 4],
+                        );
+                    }
+                }
+                Behaviour::Wander(p) => {
+                    let centre = me.pos + me.forward() * p.distance;
+                    out.circle(DebugKind::WanderCircle, id, centre, p.radius);
+                    let at = me.pos + wander_force(&me, c.memory[row].wander, p);
+                    out.point(DebugKind::WanderTarget, id, at);
+                }
+                Behaviour::FollowPath { path, params } => {
+                    let own = crate::agents::own_path(&c.route, row);
+                    let path = own
+                        .or(path.map(|p| p.index()))
+                        .and_then(|p| self.paths.get(p).and_then(Option::as_ref));
+                    if let Some(path) = path {
+                        let step = path_step(&me, path, c.memory[row].path_progress, params);
+                        out.point(DebugKind::PathPrediction, id, step.predicted);
+                        out.line(DebugKind::PathPrediction, id, step.predicted, step.on_path);
+                        if let Some(carrot) = step.carrot {
+                            out.point(DebugKind::PathCarrot, id, carrot);
+                        }
+                    }
+                }
+                Behaviour::LeaderFollow { leader, .. } => {
+                    if let Some(lr) = self.target_row(c.target[row]) {
+                        let view = LeaderView {
+                            body: Body {
+                                pos: c.pos[lr],
+                                vel: c.vel[lr],
+                            },
+                            heading: c.heading[lr],
+                        };
+                        let ahead = ahead_point(&view, leader);
+                        out.point(DebugKind::Behind, id, behind_point(&view, leader));
+                        out.point(DebugKind::Ahead, id, ahead);
+                        out.circle(DebugKind::LeaderSight, id, ahead, leader.sight_radius);
+                        out.circle(DebugKind::LeaderSight, id, c.pos[lr], leader.sight_radius);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if group.needs_neighbours() {
+            let mut near = Vec::new();
+            self.neighbours_of(id, &mut near)?;
+            for other in near {
+                let to = c.pos[self.row(other)?];
+                out.line(DebugKind::Neighbour, id, me.pos, to);
+            }
+        }
+        Ok(())
+    }
+
+    /// Append the debug geometry of every agent of `group` ([`World::debug_draw`]).
+    ///
+    /// # Errors
+    /// An unknown group.
+    pub fn debug_draw_group(&self, group: GroupId, out: &mut DebugDraw) -> Result<()> {
+        self.live_group(group)?;
+        for (&id, &g) in self.cols.id.iter().zip(&self.cols.group) {
+            if g == group.0 {
+                self.debug_draw(id, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A target's position and velocity now (`None` without one, or for a dead agent).
+    fn body_of(&self, target: Target) -> Option<Body> {
+        match target {
+            Target::None => None,
+            Target::Point(pos) => Some(Body {
+                pos,
+                vel: Vec2::ZERO,
+            }),
+            Target::Agent(_) => self.target_row(target).map(|r| Body {
+                pos: self.cols.pos[r],
+                vel: self.cols.vel[r],
+            }),
+        }
+    }
+
+    /// The row of an agent target.
+    fn target_row(&self, target: Target) -> Option<usize> {
+        match target {
+            Target::Agent(id) => self.slots.row(id).map(|r| r as usize),
+            _ => None,
+        }
+    }
+}
