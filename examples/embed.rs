@@ -1,6 +1,7 @@
 //! throng as a game's crowd backend: the host owns its entities and keeps an
 //! `AgentId` for each, moves a player-controlled target every frame, spawns
-//! and despawns agents between ticks, and reads positions back by handle.
+//! and despawns agents between ticks, reads positions back by handle, and uses
+//! arrival events, gameplay queries and debug draw.
 //!
 //! `cargo run --release --example embed`
 
@@ -12,7 +13,7 @@ use throng::behaviours::leader::LeaderParams;
 use throng::behaviours::walls::WallAvoidanceParams;
 use throng::combine::Combination;
 use throng::scene::Wall;
-use throng::world::Arrival;
+use throng::world::{Arrival, DebugDraw, DebugKind};
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, Target, World, WorldConfig};
 
 /// The host's own entity type.
@@ -102,6 +103,7 @@ fn main() -> Result<(), throng::ThrongError> {
 
     let dt = 1.0 / 60.0;
     let (mut near, mut arrivals) = (Vec::new(), 0);
+    let mut draw = DebugDraw::default();
     for frame in 0..1_200 {
         // The game moves the player along a figure of eight; throng steers the rest.
         let t = frame as f32 * dt;
@@ -144,6 +146,28 @@ fn main() -> Result<(), throng::ThrongError> {
                 "frame {frame}: {} agents within 10 of the player, nearest {name}",
                 near.len()
             );
+            // Debug draw as data: what the first guard's behaviours work with, for
+            // the host's own debug renderer (here, counted).
+            let guard = npcs
+                .values()
+                .filter(|n| n.name == "guard 0")
+                .map(|n| n.agent);
+            if let Some(guard) = guard.min() {
+                draw.clear();
+                world.debug_draw(guard, &mut draw)?;
+                let behind = draw.points.iter().find(|p| p.kind == DebugKind::Behind);
+                println!(
+                    "frame {frame}: guard 0 draws {} lines, {} circles, {} points; \
+                     its place behind the player {}",
+                    draw.lines.len(),
+                    draw.circles.len(),
+                    draw.points.len(),
+                    behind.map_or("-".to_string(), |p| format!(
+                        "({:.1}, {:.1})",
+                        p.at.x, p.at.y
+                    ))
+                );
+            }
         }
     }
 

@@ -527,6 +527,7 @@ fn output_options_without_their_output_are_refused() {
     for (args, says) in [
         (&["run", "flock", "--every", "5"][..], "--csv"),
         (&["run", "flock", "--size", "64x64"][..], "--png"),
+        (&["run", "flock", "--debug-agent", "3"][..], "--png"),
     ] {
         let out = throng().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -595,4 +596,49 @@ fn waiting_for_a_profiler_without_the_client_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--features tracy"), "{err}");
+}
+
+#[test]
+fn debug_agent_draws_one_agents_geometry_into_the_picture() {
+    let dir = scratch("debug-agent");
+    let read = |file: &std::path::Path| {
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(file).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut buf).unwrap();
+        buf
+    };
+    let run = |extra: &[&str], file: &std::path::Path| {
+        throng()
+            .args([
+                "run",
+                "leader_squads",
+                "--agents",
+                "100",
+                "--ticks",
+                "30",
+                "--size",
+                "400x400",
+                "-q",
+                "--png",
+            ])
+            .arg(file)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let (plain, debug) = (dir.join("plain.png"), dir.join("debug.png"));
+    assert!(run(&[], &plain).status.success());
+    assert!(run(&["--debug-agent", "20"], &debug).status.success());
+    // The same picture but for the agent's geometry drawn over it.
+    let (a, b) = (read(&plain), read(&debug));
+    let differing = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    assert!(differing > 20, "{differing} bytes differ");
+    // No such agent: refused, and no picture left behind.
+    let missing = dir.join("missing.png");
+    let out = run(&["--debug-agent", "100000"], &missing);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no agent has that id"));
+    assert!(!missing.exists());
 }

@@ -99,6 +99,11 @@ struct RunArgs {
     /// Draw the scene and every agent's trail into this PNG file.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
+    /// Draw this agent's debug geometry at the end of the run into the --png picture
+    /// (its feelers, wander circle, neighbours, path carrot, leader's points...):
+    /// the agent's `id` as the CSV writes it (its slot while no slot is reused).
+    #[arg(long, value_name = "ID")]
+    debug_agent: Option<u64>,
     /// Size of the picture in pixels; with --png. [default: 1024x1024]
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     size: Option<(u32, u32)>,
@@ -380,6 +385,11 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             "error: --size sets the size of the --png picture; give --png FILE too".into(),
         ));
     }
+    if args.debug_agent.is_some() && args.png.is_none() {
+        return Err(Failure::Input(
+            "error: --debug-agent draws into the --png picture; give --png FILE too".into(),
+        ));
+    }
     let every = args.every.unwrap_or(10);
     let size = args.size.unwrap_or((1024, 1024));
     let agents = match args.agents {
@@ -491,7 +501,24 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
     }
     if let (Some(p), Some(file)) = (picture, png_file) {
-        p.finish(&scenario, file)
+        let debug = match args.debug_agent {
+            Some(key) => Some(
+                scenario
+                    .world()
+                    .ids()
+                    .iter()
+                    .copied()
+                    .find(|id| id.key() == key)
+                    .ok_or_else(|| {
+                        Failure::Input(format!(
+                            "error: --debug-agent {key}: no agent has that id at the end of the run \
+                             (ids are those of the CSV's `id` column)"
+                        ))
+                    })?,
+            ),
+            None => None,
+        };
+        p.finish(&scenario, debug, file)
             .map_err(|e| Failure::Runtime(format!("writing the PNG file: {e}")))?;
         if let (Some(path), false) = (&args.png, args.quiet) {
             eprintln!("wrote {}", path.display());

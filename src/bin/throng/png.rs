@@ -11,6 +11,8 @@ use std::io::{self, BufWriter};
 
 use glam::Vec2;
 use throng::scenario::{Rect, Scenario};
+use throng::world::{DebugDraw, DebugKind};
+use throng::AgentId;
 
 /// Colours of groups without their own: well separated on white.
 const PALETTE: [[u8; 3]; 10] = [
@@ -30,6 +32,12 @@ const WALL: [u8; 3] = [40, 40, 40];
 const OBSTACLE: [u8; 3] = [150, 150, 150];
 const PATH: [u8; 3] = [70, 70, 70];
 const INK: [u8; 3] = [20, 20, 20];
+/// Debug geometry: what the agent senses (feelers, their hits, the detection box).
+const DEBUG_SENSE: [u8; 3] = [214, 39, 40];
+/// Debug geometry: its neighbours.
+const DEBUG_NEIGHBOUR: [u8; 3] = [31, 119, 180];
+/// Debug geometry: where it aims (targets, wander, leader's points, path carrot).
+const DEBUG_AIM: [u8; 3] = [148, 52, 166];
 
 /// An RGB canvas with alpha blending.
 pub struct Canvas {
@@ -355,7 +363,12 @@ impl Picture {
 
     /// Draw the walls, obstacles, targets, agents, leaders and legend, and
     /// write the file.
-    pub fn finish(mut self, scenario: &Scenario, file: File) -> io::Result<()> {
+    pub fn finish(
+        mut self,
+        scenario: &Scenario,
+        debug: Option<AgentId>,
+        file: File,
+    ) -> io::Result<()> {
         let size = (self.canvas.width, self.canvas.height);
         let line = line_width(size);
         let tf = self.tf;
@@ -400,8 +413,39 @@ impl Picture {
                     .ring(q, leader_r, leader_r + 1.5 * line, INK, 1.0);
             }
         }
+        if let Some(id) = debug {
+            self.debug(scenario.world(), id, line);
+        }
         self.legend(scenario);
         self.canvas.write_png(file)
+    }
+
+    /// One agent's debug geometry ([`throng::World::debug_draw`]) over the scene.
+    fn debug(&mut self, world: &throng::World, id: AgentId, line: f32) {
+        let mut draw = DebugDraw::default();
+        if world.debug_draw(id, &mut draw).is_err() {
+            return;
+        }
+        let tf = self.tf;
+        let colour = |kind: DebugKind| match kind {
+            DebugKind::Feeler | DebugKind::FeelerHit | DebugKind::DetectionBox => DEBUG_SENSE,
+            DebugKind::Neighbour => DEBUG_NEIGHBOUR,
+            DebugKind::Velocity | DebugKind::Force => INK,
+            _ => DEBUG_AIM,
+        };
+        for c in &draw.circles {
+            let (q, r) = (tf.px(c.centre), c.radius * tf.scale);
+            self.canvas
+                .ring(q, (r - line).max(0.0), r, colour(c.kind), 0.9);
+        }
+        for l in &draw.lines {
+            self.canvas
+                .line(tf.px(l.from), tf.px(l.to), line, colour(l.kind), 0.9);
+        }
+        for p in &draw.points {
+            self.canvas
+                .disc(tf.px(p.at), 2.5 * line, colour(p.kind), 1.0);
+        }
     }
 
     fn legend(&mut self, scenario: &Scenario) {
