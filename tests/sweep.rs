@@ -198,7 +198,8 @@ fn peers_file_medians_and_ratios() {
     std::fs::write(&file, lines.join("\n")).unwrap();
     let p = peers::Peers::load(&file).unwrap();
     let mut s = String::new();
-    peers::render_peers_file(&mut s, &p, "peers.jsonl");
+    peers::render_peers_file(&mut s, &p, "peers.jsonl", "docs/peers.md");
+    assert!(s.contains("[docs/peers.md](docs/peers.md)"), "{s}");
     assert!(s.contains("Measured by hand."), "{s}");
     // Medians of three rounds: RVO2 3.0, throng 1.0; the ratio 0.33 (1 thread; no
     // 2-thread figures).

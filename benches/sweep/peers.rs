@@ -130,7 +130,7 @@ impl Peers {
 
 /// The peers' benchmark: throng's runs of it, then the other systems' figures from
 /// the peers file, then the textbook loop.
-pub(crate) fn render_peers(s: &mut String, r: &Results) {
+pub(crate) fn render_peers(s: &mut String, r: &Results, out: &std::path::Path) {
     let _ = writeln!(s, "## The peers' benchmark (Circle)\n");
     let mut cols: Vec<usize> = PEER_SIZES.to_vec();
     for p in &r.peers {
@@ -194,7 +194,14 @@ pub(crate) fn render_peers(s: &mut String, r: &Results) {
     }
     let _ = writeln!(s);
     if let Some((peers, file)) = &r.peers_file {
-        render_peers_file(s, peers, file);
+        // Links relative to the report (paths under the working folder, such as
+        // the default peers file, first made relative to it).
+        let here = std::env::current_dir().unwrap_or_default();
+        let link = |p: &str| {
+            let p = std::path::Path::new(p);
+            crate::report::relative_link(p.strip_prefix(&here).unwrap_or(p), out)
+        };
+        render_peers_file(s, peers, &link(file), &link("docs/peers.md"));
     }
     if !r.textbook.is_empty() {
         let _ = write!(
@@ -223,12 +230,16 @@ fn ms(v: f64) -> String {
 
 /// The side-by-side section: per scenario, each system's medians (1 and 2 threads),
 /// then throng's ratios against each peer, from the same run.
-pub(crate) fn render_peers_file(s: &mut String, peers: &Peers, file: &str) {
+pub(crate) fn render_peers_file(s: &mut String, peers: &Peers, file: &str, page: &str) {
     let _ = writeln!(s, "### Beside RVO2 and dodgy, measured in one run\n");
     for m in &peers.meta {
         let _ = writeln!(s, "{m}\n");
     }
-    let _ = writeln!(s, "The figures: `{file}`.\n");
+    let _ = writeln!(
+        s,
+        "The figures: `{file}`; how each peer was built and run, the machine, the \
+         scenario, the date, and the peers' collision quality: [{page}]({page}).\n"
+    );
     let mut scenarios: Vec<&String> = peers.times.keys().map(|k| &k.0).collect();
     scenarios.dedup();
     for scenario in scenarios {

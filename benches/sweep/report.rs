@@ -335,7 +335,7 @@ pub(crate) fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
         let _ = writeln!(s);
     }
 
-    render_peers(&mut s, r);
+    render_peers(&mut s, r, out);
     render_quality(&mut s, &r.quality);
     render_index_choice(&mut s, r);
     render_targets(&mut s, r);
