@@ -238,3 +238,41 @@ fn unknown_handles_and_groups_are_refused() {
     assert!(w.debug_draw_group(g, &mut d).is_err());
     assert!(d.is_empty());
 }
+
+#[test]
+fn an_avoiding_agent_on_a_collision_course_draws_the_half_plane_its_velocity_breaks() {
+    let mut w = World::default();
+    let g = w
+        .add_group(GroupConfig {
+            avoidance: Some(throng::behaviours::avoidance::AvoidanceParams::default()),
+            ..GroupConfig::new("g").neighbours(10.0, 8)
+        })
+        .unwrap();
+    // Head-on, 4 apart, closing at 2: a collision within the time horizon.
+    let a = w
+        .spawn(AgentSpec::new(g, Vec2::ZERO).with_velocity(Vec2::new(1.0, 0.0)))
+        .unwrap();
+    w.spawn(AgentSpec::new(g, Vec2::new(4.0, 0.0)).with_velocity(Vec2::new(-1.0, 0.0)))
+        .unwrap();
+    let mut d = DebugDraw::default();
+    w.debug_draw(a, &mut d).unwrap();
+    let orca = lines(&d, DebugKind::OrcaLine);
+    assert_eq!(orca.len(), 1, "one neighbour, no walls: {orca:?}");
+    let (from, to) = orca[0];
+    // Allowed velocities lie left of from → to; the present one does not.
+    let dir = (to - from).normalize();
+    let v = Vec2::new(1.0, 0.0);
+    assert!(dir.perp_dot(v - from) < 0.0, "{from} {to}");
+    // Backing away as fast as the other comes is allowed (standing still is not:
+    // the other would still close in within the time horizon).
+    assert!(dir.perp_dot(Vec2::new(-1.0, 0.0) - from) >= 0.0);
+    assert!(dir.perp_dot(Vec2::ZERO - from) < 0.0);
+    // Without avoidance, no half-planes.
+    let plain = w
+        .add_group(GroupConfig::new("plain").neighbours(10.0, 8))
+        .unwrap();
+    w.set_agent_group(a, plain).unwrap();
+    d.clear();
+    w.debug_draw(a, &mut d).unwrap();
+    assert!(lines(&d, DebugKind::OrcaLine).is_empty());
+}

@@ -24,6 +24,8 @@ use crate::error::Result;
 use crate::group::{Behaviour, Movement};
 use crate::math::perp_right;
 
+use super::avoid::avoid;
+use super::steer::SteerScratch;
 use super::World;
 
 /// What a piece of debug geometry shows.
@@ -61,6 +63,12 @@ pub enum DebugKind {
     PathPrediction,
     /// Path following: the point it steers to (point).
     PathCarrot,
+    /// An avoidance (ORCA) half-plane of velocities: its boundary line, in the
+    /// agent's velocity space drawn with the origin at the agent's centre (a
+    /// velocity `v` is drawn at `position + v`). Allowed velocities lie to the left
+    /// of `from → to`; the segment is twice the top speed long, centred on the
+    /// line's defining point.
+    OrcaLine,
 }
 
 /// A line segment.
@@ -154,9 +162,11 @@ impl World {
     /// steering force, its target, and for each behaviour of its group what that
     /// behaviour works with (feelers and their hits, the wander circle and target,
     /// the detection box, the leader's behind and ahead points and sight, the
-    /// neighbours it perceives, the path prediction and carrot). Computed from the
-    /// world as it is now: what the next tick starts from (see the module
-    /// `throng::world::debug`).
+    /// neighbours it perceives, the path prediction and carrot, and the avoidance's
+    /// half-planes when its group avoids). Computed from the world as it is now,
+    /// through the behaviours' own functions: what the next tick starts from (the
+    /// wander target and path progress the last tick left, the neighbours within
+    /// reach now, the last tick's force and `dt`).
     ///
     /// ```
     /// use throng::prelude::*;
@@ -274,9 +284,27 @@ impl World {
         if group.needs_neighbours() {
             let mut near = Vec::new();
             self.neighbours_of(id, &mut near)?;
+            let mut s = SteerScratch::default();
             for other in near {
-                let to = c.pos[self.row(other)?];
-                out.line(DebugKind::Neighbour, id, me.pos, to);
+                let r = self.row(other)?;
+                out.line(DebugKind::Neighbour, id, me.pos, c.pos[r]);
+                s.rows.push(r as u32);
+            }
+            if let Some(how) = &self.plans[usize::from(c.group[row])].avoidance {
+                // The half-planes the avoidance builds from the scene and these
+                // neighbours (the tick's own function; the last tick's dt).
+                let dt = if self.last_dt > 0.0 {
+                    self.last_dt
+                } else {
+                    1.0 / 30.0
+                };
+                let ctx = self.steer_ctx(dt, 0.0, false);
+                avoid(&ctx, row, &me, me.vel, how, &mut s);
+                let half = me.max_speed.max(0.0);
+                for l in &s.lines {
+                    let p = me.pos + l.point;
+                    out.line(DebugKind::OrcaLine, id, p - l.dir * half, p + l.dir * half);
+                }
             }
         }
         Ok(())

@@ -148,6 +148,8 @@ pub struct World {
     pool: Option<Arc<ThreadPool>>,
     tick: u64,
     last: TickStats,
+    /// The `dt` of the last tick (0 before the first), for debug drawing.
+    last_dt: f32,
 }
 
 impl std::fmt::Debug for World {
@@ -206,6 +208,7 @@ impl World {
             pool: None,
             tick: 0,
             last: TickStats::default(),
+            last_dt: 0.0,
         }
     }
 

@@ -206,6 +206,50 @@ impl World {
         }
         let max_radius = self.max_neighbour_radius();
         let sums_from_candidates = self.sums_from_candidates();
+        // The written columns move out while the context borrows the rest; they
+        // come back below (a move of three words each, no copy).
+        let mut out = std::mem::take(&mut self.cols.out);
+        let mut rng = std::mem::take(&mut self.cols.rng);
+        let mut memory = std::mem::take(&mut self.cols.memory);
+        let mut walker = std::mem::take(&mut self.cols.walker);
+        let ctx = self.steer_ctx(dt, max_radius, sums_from_candidates);
+        let scratch = &self.scratch;
+        let rows = out.len();
+        let neighbours = out
+            .par_chunks_mut(STEER_CHUNK)
+            .zip(rng.par_chunks_mut(STEER_CHUNK))
+            .zip(memory.par_chunks_mut(STEER_CHUNK))
+            .zip(walker_chunks(&mut walker, rows))
+            .enumerate()
+            .map(|(chunk, (((out, rng), memory), walker))| {
+                // One zone per chunk: Tracy shows which worker steered what, and when.
+                crate::zone!("steer chunk");
+                let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
+                let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
+                let rows = ChunkMut {
+                    out,
+                    rng,
+                    memory,
+                    walker,
+                };
+                steer_chunk(&ctx, chunk * STEER_CHUNK, rows, &mut guard)
+            })
+            .sum();
+        self.cols.out = out;
+        self.cols.rng = rng;
+        self.cols.memory = memory;
+        self.cols.walker = walker;
+        neighbours
+    }
+
+    /// The read-only context of the steering pass over the world as it is (the
+    /// columns the pass writes left out).
+    pub(super) fn steer_ctx(
+        &self,
+        dt: f32,
+        max_radius: f32,
+        sums_from_candidates: bool,
+    ) -> SteerCtx<'_> {
         let Columns {
             id,
             group,
@@ -221,18 +265,18 @@ impl World {
             target,
             target2,
             offset,
-            rng,
-            memory,
-            walker,
-            out,
+            rng: _,
+            memory: _,
+            walker: _,
+            out: _,
             walking: _,
             arrival: _,
             preferred,
             host_driving: _,
             route,
             routing: _,
-        } = &mut self.cols;
-        let ctx = SteerCtx {
+        } = &self.cols;
+        SteerCtx {
             id,
             group,
             pos,
@@ -261,28 +305,7 @@ impl World {
             max_radius,
             dt,
             integrator: self.config.integrator,
-        };
-        let scratch = &self.scratch;
-        let rows = out.len();
-        out.par_chunks_mut(STEER_CHUNK)
-            .zip(rng.par_chunks_mut(STEER_CHUNK))
-            .zip(memory.par_chunks_mut(STEER_CHUNK))
-            .zip(walker_chunks(walker, rows))
-            .enumerate()
-            .map(|(chunk, (((out, rng), memory), walker))| {
-                // One zone per chunk: Tracy shows which worker steered what, and when.
-                crate::zone!("steer chunk");
-                let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
-                let mut guard = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
-                let rows = ChunkMut {
-                    out,
-                    rng,
-                    memory,
-                    walker,
-                };
-                steer_chunk(&ctx, chunk * STEER_CHUNK, rows, &mut guard)
-            })
-            .sum()
+        }
     }
 }
 

@@ -83,6 +83,7 @@ impl World {
 
     /// The pipeline, stage by stage.
     fn step_inner(&mut self, dt: f32) -> TickStats {
+        self.last_dt = dt;
         crate::zone!("tick");
         let start = Instant::now();
         let mut t = PhaseTimes::default();
