@@ -12,14 +12,12 @@
 
 use glam::Vec2;
 
-use crate::agents::{AgentId, GroupId, Target};
-use crate::behaviours::leader::{ahead_point, behind_point, LeaderView};
+use crate::agents::{AgentId, GroupId};
+use crate::behaviours::leader::{ahead_point, behind_point};
 use crate::behaviours::obstacles::detection_box_length;
 use crate::behaviours::path::path_step;
-use crate::behaviours::targeting::Body;
 use crate::behaviours::walls::{feeler_directions, feelers};
 use crate::behaviours::wander::wander_force;
-use crate::behaviours::AgentState;
 use crate::error::Result;
 use crate::group::{Behaviour, Movement};
 use crate::math::perp_right;
@@ -187,23 +185,22 @@ impl World {
     pub fn debug_draw(&self, id: AgentId, out: &mut DebugDraw) -> Result<()> {
         let row = self.row(id)?;
         let c = &self.cols;
-        let me = AgentState {
-            pos: c.pos[row],
-            vel: c.vel[row],
-            heading: c.heading[row],
-            rotation: c.rotation[row],
-            max_speed: c.max_speed[row],
-            max_force: c.max_force[row],
-            radius: c.radius[row],
-            mass: c.mass[row],
+        // The steering pass's own view of the world (the last tick's dt; 1/30 before
+        // the first): the agent's state, its targets and path as the tick reads them.
+        let dt = if self.last_dt > 0.0 {
+            self.last_dt
+        } else {
+            1.0 / 30.0
         };
+        let ctx = self.steer_ctx(dt, 0.0, false);
+        let me = ctx.state(row);
         let group = &self.groups[usize::from(c.group[row])];
         out.circle(DebugKind::Body, id, me.pos, me.radius);
         out.line(DebugKind::Velocity, id, me.pos, me.pos + me.vel);
         if group.movement == Movement::Steering {
             out.line(DebugKind::Force, id, me.pos, me.pos + c.out[row].linear);
         }
-        let target = self.body_of(c.target[row]);
+        let target = ctx.resolve(c.target[row]);
         if let Some(t) = target {
             out.point(DebugKind::Target, id, t.pos);
         }
@@ -249,11 +246,7 @@ impl World {
                     out.point(DebugKind::WanderTarget, id, at);
                 }
                 Behaviour::FollowPath { path, params } => {
-                    let own = crate::agents::own_path(&c.route, row);
-                    let path = own
-                        .or(path.map(|p| p.index()))
-                        .and_then(|p| self.paths.get(p).and_then(Option::as_ref));
-                    if let Some(path) = path {
+                    if let Some(path) = ctx.path_of(row, *path) {
                         let step = path_step(&me, path, c.memory[row].path_progress, params);
                         out.point(DebugKind::PathPrediction, id, step.predicted);
                         out.line(DebugKind::PathPrediction, id, step.predicted, step.on_path);
@@ -263,14 +256,8 @@ impl World {
                     }
                 }
                 Behaviour::LeaderFollow { leader, .. } => {
-                    if let Some(lr) = self.target_row(c.target[row]) {
-                        let view = LeaderView {
-                            body: Body {
-                                pos: c.pos[lr],
-                                vel: c.vel[lr],
-                            },
-                            heading: c.heading[lr],
-                        };
+                    if let Some(lr) = ctx.target_row(c.target[row]) {
+                        let view = ctx.leader_view(lr);
                         let ahead = ahead_point(&view, leader);
                         out.point(DebugKind::Behind, id, behind_point(&view, leader));
                         out.point(DebugKind::Ahead, id, ahead);
@@ -291,14 +278,8 @@ impl World {
                 s.rows.push(r as u32);
             }
             if let Some(how) = &self.plans[usize::from(c.group[row])].avoidance {
-                // The half-planes the avoidance builds from the scene and these
-                // neighbours (the tick's own function; the last tick's dt).
-                let dt = if self.last_dt > 0.0 {
-                    self.last_dt
-                } else {
-                    1.0 / 30.0
-                };
-                let ctx = self.steer_ctx(dt, 0.0, false);
+                // The half-planes the tick's own avoidance builds from the scene and
+                // these neighbours.
                 avoid(&ctx, row, &me, me.vel, how, &mut s);
                 let half = me.max_speed.max(0.0);
                 for l in &s.lines {
@@ -322,28 +303,5 @@ impl World {
             }
         }
         Ok(())
-    }
-
-    /// A target's position and velocity now (`None` without one, or for a dead agent).
-    fn body_of(&self, target: Target) -> Option<Body> {
-        match target {
-            Target::None => None,
-            Target::Point(pos) => Some(Body {
-                pos,
-                vel: Vec2::ZERO,
-            }),
-            Target::Agent(_) => self.target_row(target).map(|r| Body {
-                pos: self.cols.pos[r],
-                vel: self.cols.vel[r],
-            }),
-        }
-    }
-
-    /// The row of an agent target.
-    fn target_row(&self, target: Target) -> Option<usize> {
-        match target {
-            Target::Agent(id) => self.slots.row(id).map(|r| r as usize),
-            _ => None,
-        }
     }
 }
