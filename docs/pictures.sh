@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The README's picture: the city profile's trails, drawn by `throng run --png`.
-# The run is deterministic, so CI draws it again and fails when the committed
-# docs/city.png differs: after a change that moves the crowd, run this script.
+# The README's pictures, drawn by `throng run`: the city profile's trails
+# (docs/city.png, --png) and a short animation of it (docs/city.gif, --animate).
+# The runs are deterministic, so CI draws them again and fails when a committed
+# picture differs: after a change that moves the crowd, run this script.
 #
-#   docs/pictures.sh              # rewrite docs/city.png
-#   docs/pictures.sh FILE.png     # draw it elsewhere (CI compares the two)
+#   docs/pictures.sh              # rewrite docs/city.png and docs/city.gif
+#   docs/pictures.sh DIR          # draw them into DIR instead (CI compares)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-docs/city.png}"
-cargo run --release --quiet -- run city --png "$out" --size 800x800 --quiet
+dir="${1:-docs}"
+mkdir -p "$dir"
+cargo run --release --quiet -- run city --png "$dir/city.png" --size 800x800 --quiet
+cargo run --release --quiet -- run city --ticks 450 --animate "$dir/city.gif" --size 480x480 \
+    --every 10 --quiet

@@ -240,7 +240,8 @@ fn bad_size_is_a_usage_error() {
 #[test]
 fn outputs_that_cannot_be_written_fail_before_the_run() {
     let missing = scratch("unwritable").join("no/such/dir/out");
-    for flag in ["--csv", "--png"] {
+    for flag in ["--csv", "--png", "--animate"] {
+        let missing = missing.with_extension(if flag == "--animate" { "gif" } else { "out" });
         let out = throng()
             .args(["run", "flock", "--ticks", "100000", flag])
             .arg(&missing)
@@ -528,6 +529,9 @@ fn output_options_without_their_output_are_refused() {
         (&["run", "flock", "--every", "5"][..], "--csv"),
         (&["run", "flock", "--size", "64x64"][..], "--png"),
         (&["run", "flock", "--debug-agent", "3"][..], "--png"),
+        (&["run", "flock", "--fps", "20"][..], "--animate"),
+        (&["run", "flock", "--every", "5"][..], "--animate"),
+        (&["run", "flock", "--size", "64x64"][..], "--animate"),
     ] {
         let out = throng().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -641,4 +645,165 @@ fn debug_agent_draws_one_agents_geometry_into_the_picture() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no agent has that id"));
     assert!(!missing.exists());
+}
+
+/// The frames of an animated GIF, composed as a viewer shows them: (the
+/// picture's size, each frame's delay in 1/100 s, the last frame's pixels as
+/// palette indices).
+fn gif_frames(file: &std::path::Path) -> ((usize, usize), Vec<u16>, Vec<u8>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(file).unwrap())
+        .unwrap();
+    let (w, h) = (decoder.width() as usize, decoder.height() as usize);
+    let mut screen = vec![0u8; w * h];
+    let mut delays = Vec::new();
+    while let Some(f) = decoder.read_next_frame().unwrap() {
+        delays.push(f.delay);
+        let (left, top, fw) = (f.left as usize, f.top as usize, f.width as usize);
+        for (i, &v) in f.buffer.iter().enumerate() {
+            if Some(v) != f.transparent {
+                screen[(top + i / fw) * w + left + i % fw] = v;
+            }
+        }
+    }
+    ((w, h), delays, screen)
+}
+
+#[test]
+fn animate_writes_a_frame_every_k_ticks_and_the_last() {
+    let dir = scratch("animate");
+    let file = dir.join("crowd.gif");
+    let out = throng()
+        .args([
+            "run",
+            "arena",
+            "--agents",
+            "200",
+            "--warmup",
+            "0",
+            "--ticks",
+            "23",
+            "--every",
+            "5",
+            "--size",
+            "200x150",
+            "--fps",
+            "25",
+            "--animate",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("wrote") && err.contains("(6 frames,"), "{err}");
+    let (size, delays, last) = gif_frames(&file);
+    assert_eq!(size, (200, 150));
+    // Ticks 0, 5, 10, 15, 20 and 23, each shown 1/25 s.
+    assert_eq!(delays, vec![4; 6]);
+    let mut colours = last.clone();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 5, "a blank animation: {colours:?}");
+
+    // The same run again: the same bytes (the animation is deterministic).
+    let again = dir.join("again.gif");
+    throng()
+        .args([
+            "run",
+            "arena",
+            "--agents",
+            "200",
+            "--warmup",
+            "0",
+            "--ticks",
+            "23",
+            "--every",
+            "5",
+            "--size",
+            "200x150",
+            "--fps",
+            "25",
+            "--quiet",
+            "--animate",
+        ])
+        .arg(&again)
+        .assert()
+        .success();
+    assert!(std::fs::read(&file).unwrap() == std::fs::read(&again).unwrap());
+}
+
+#[test]
+fn animate_writes_an_animated_png_by_extension() {
+    let dir = scratch("apng");
+    let file = dir.join("crowd.apng");
+    throng()
+        .args([
+            "run",
+            "flock",
+            "--agents",
+            "100",
+            "--warmup",
+            "0",
+            "--ticks",
+            "10",
+            "--every",
+            "5",
+            "--size",
+            "96x64",
+            "--quiet",
+            "--animate",
+        ])
+        .arg(&file)
+        .assert()
+        .success();
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    let info = reader.info();
+    assert_eq!((info.width, info.height), (96, 64));
+    let control = info.animation_control().expect("an animated PNG");
+    assert_eq!(control.num_frames, 3);
+}
+
+#[test]
+fn animations_too_big_or_of_no_format_are_refused_up_front() {
+    let dir = scratch("animate-refused");
+    let huge = dir.join("huge.gif");
+    let out = throng()
+        .args([
+            "run",
+            "flock",
+            "--ticks",
+            "1000000",
+            "--every",
+            "1",
+            "--size",
+            "4096x4096",
+            "--animate",
+        ])
+        .arg(&huge)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("roughly") && err.contains("GB"), "{err}");
+    assert!(!huge.exists(), "a refused animation left a file");
+    assert!(out.stdout.is_empty());
+
+    let odd = dir.join("crowd.mp4");
+    let out = throng()
+        .args(["run", "flock", "--animate"])
+        .arg(&odd)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(".gif"), "{err}");
+    assert!(!odd.exists());
 }

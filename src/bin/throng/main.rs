@@ -5,7 +5,8 @@
 //! throng                      run the default profile
 //! throng run [PROFILE] [--agents N] [--ticks T] [--warmup W] [--threads K]
 //!            [--seed S] [--index kdtree|grid] [--avoidance on|off] [--csv FILE]
-//!            [--every K] [--png FILE] [--size WxH] [--json] [--quiet]
+//!            [--every K] [--png FILE] [--debug-agent ID] [--animate FILE]
+//!            [--fps N] [--size WxH] [--json] [--quiet] [--wait-for-profiler]
 //! throng check PROFILE        validate a profile without running it
 //! throng list                 list the bundled profiles
 //! throng quality FILE         count crowd quality in a position file
@@ -14,7 +15,9 @@
 //! Exit status: 0 on success, 2 for an invalid profile or command line (or an
 //! output file that cannot be written), 1 when writing output fails mid-run.
 
+mod animate;
 mod csv;
+mod draw;
 mod png;
 mod quality;
 mod report;
@@ -92,8 +95,10 @@ struct RunArgs {
     /// Write `tick,id,group,x,y,vx,vy,heading` rows to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write CSV rows every this many ticks (tick 0 is the starting state); with
-    /// --csv. [default: 10]
+    /// Write CSV rows and animation frames every this many ticks (tick 0, the
+    /// starting state, and the last tick are always written); with --csv or
+    /// --animate. [default: 10 for --csv; for --animate, the fewest ticks that
+    /// keep the animation within 300 frames]
     #[arg(long, value_name = "K", value_parser = parse_every)]
     every: Option<u64>,
     /// Draw the scene and every agent's trail into this PNG file.
@@ -104,7 +109,17 @@ struct RunArgs {
     /// the agent's `id` as the CSV writes it (its slot while no slot is reused).
     #[arg(long, value_name = "ID")]
     debug_agent: Option<u64>,
-    /// Size of the picture in pixels; with --png. [default: 1024x1024]
+    /// Write an animation of the run to this file: an animated GIF (FILE.gif) or
+    /// animated PNG (FILE.png, FILE.apng), one frame every --every ticks.
+    #[arg(long, value_name = "FILE")]
+    animate: Option<PathBuf>,
+    /// Frames per second of the --animate animation. [default: the run's own
+    /// pace (one frame every --every ticks of the profile's dt), kept within
+    /// 10 to 50]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=50))]
+    fps: Option<u32>,
+    /// Size of the picture and of the animation in pixels; with --png or
+    /// --animate. [default: 1024x1024 for --png, 640x640 for --animate]
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     size: Option<(u32, u32)>,
     /// Print the report as one JSON object on stdout instead of tables.
@@ -294,6 +309,78 @@ fn parse_every(s: &str) -> Result<u64, String> {
     }
 }
 
+/// How an animation is written.
+struct AnimationPlan {
+    format: animate::Format,
+    size: (u32, u32),
+    /// Ticks between frames.
+    every: u64,
+    frames: u64,
+    /// Frame time in hundredths of a second.
+    delay: u16,
+}
+
+/// The animation `args` ask for, over a run of `total` ticks of `dt` seconds;
+/// refused when its file would be absurdly large.
+fn plan_animation(
+    args: &RunArgs,
+    format: animate::Format,
+    total: u64,
+    dt: f32,
+) -> Result<AnimationPlan, Failure> {
+    const MOST_DEFAULT_FRAMES: u64 = 300;
+    let size = args.size.unwrap_or((640, 640));
+    let every = args
+        .every
+        .unwrap_or_else(|| total.div_ceil(MOST_DEFAULT_FRAMES - 1).max(1));
+    let frames = animate::frame_count(total, every);
+    let fps = match args.fps {
+        Some(f) => f64::from(f),
+        None => (1.0 / (every as f64 * f64::from(dt))).clamp(10.0, 50.0),
+    };
+    // GIF players show delays under 2/100 s as 1/10 s.
+    let delay = (100.0 / fps).round().clamp(2.0, 100.0) as u16;
+    let pixels = u64::from(size.0) * u64::from(size.1);
+    let estimate = frames.saturating_mul(format.bytes_per_frame(pixels));
+    if estimate > animate::MAX_ESTIMATED_BYTES {
+        return Err(Failure::Input(format!(
+            "error: --animate: {frames} frames of {}x{} would make a file of roughly {:.1} GB \
+             (the limit is {:.1} GB): draw fewer frames (a larger --every, fewer --ticks) or \
+             smaller ones (--size)",
+            size.0,
+            size.1,
+            estimate as f64 / 1e9,
+            animate::MAX_ESTIMATED_BYTES as f64 / 1e9,
+        )));
+    }
+    Ok(AnimationPlan {
+        format,
+        size,
+        every,
+        frames,
+        delay,
+    })
+}
+
+/// "600 ticks", or "300 warm-up + 600 ticks".
+fn ticks_phrase(warmup: u64, ticks: u64) -> String {
+    let timed = plural(usize::try_from(ticks).unwrap_or(usize::MAX), "tick");
+    if warmup > 0 {
+        format!("{warmup} warm-up + {timed}")
+    } else {
+        timed
+    }
+}
+
+/// Seconds with one decimal, or none past 100.
+fn seconds(s: f64) -> String {
+    if s >= 100.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s:.1}")
+    }
+}
+
 fn plural(n: usize, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
@@ -375,14 +462,24 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let base = resolve(args.profile.as_deref())?;
     // Options that only shape an output file the run does not write are refused
     // rather than ignored.
-    if args.every.is_some() && args.csv.is_none() {
+    if args.every.is_some() && args.csv.is_none() && args.animate.is_none() {
         return Err(Failure::Input(
-            "error: --every sets how often --csv writes rows; give --csv FILE too".into(),
+            "error: --every sets how often --csv writes rows and --animate draws frames; \
+             give --csv FILE or --animate FILE too"
+                .into(),
         ));
     }
-    if args.size.is_some() && args.png.is_none() {
+    if args.size.is_some() && args.png.is_none() && args.animate.is_none() {
         return Err(Failure::Input(
-            "error: --size sets the size of the --png picture; give --png FILE too".into(),
+            "error: --size sets the size of the --png picture and the --animate animation; \
+             give --png FILE or --animate FILE too"
+                .into(),
+        ));
+    }
+    if args.fps.is_some() && args.animate.is_none() {
+        return Err(Failure::Input(
+            "error: --fps sets the frame rate of the --animate animation; give --animate FILE too"
+                .into(),
         ));
     }
     if args.debug_agent.is_some() && args.png.is_none() {
@@ -392,6 +489,13 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     let every = args.every.unwrap_or(10);
     let size = args.size.unwrap_or((1024, 1024));
+    let anim_format = match &args.animate {
+        Some(path) => Some(
+            animate::Format::of(path)
+                .map_err(|e| Failure::Input(format!("error: --animate: {e}")))?,
+        ),
+        None => None,
+    };
     let agents = match args.agents {
         Some(n) => {
             Some(usize::try_from(n).map_err(|_| Failure::Input("error: too many agents".into()))?)
@@ -418,6 +522,11 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             };
         }
     }
+    let total = profile.world.warmup + profile.world.ticks;
+    let anim = match anim_format {
+        Some(format) => Some(plan_animation(&args, format, total, profile.world.dt)?),
+        None => None,
+    };
     let mut csv = match &args.csv {
         Some(path) => Some(csv::CsvWriter::new(create(path, "CSV")?)),
         None => None,
@@ -426,9 +535,15 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         Some(path) => Some(create(path, "PNG")?),
         None => None,
     };
+    let anim_file = match &args.animate {
+        Some(path) => Some(create(path, "animation")?),
+        None => None,
+    };
     // The PNG is written at the end: if the run fails before, remove the empty file
-    // created above (to fail early on an unwritable path) rather than leave it.
+    // created above (to fail early on an unwritable path) rather than leave it;
+    // the same for a half-written animation.
     let mut png_guard = RemoveOnFailure(args.png.clone());
+    let mut anim_guard = RemoveOnFailure(args.animate.clone());
 
     let mut scenario = Scenario::build(&profile)
         .map_err(|e| Failure::Input(format!("error: cannot build the world: {e}")))?;
@@ -445,17 +560,42 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     };
     let warmup = profile.world.warmup;
     let ticks = profile.world.ticks;
-    let total = warmup + ticks;
-    // About 400 trail points per agent, whatever the run's length.
-    let trail_every = (total / 400).max(1);
-    let mut picture = png_file
-        .as_ref()
-        .map(|_| png::Picture::new(size, &scenario, total / trail_every + 1));
+    let trail_every = png::trail_every(total, scenario.world().len());
+    let mut picture = png_file.as_ref().map(|_| png::Picture::new(size));
 
+    let mut animation = match (anim, anim_file) {
+        (Some(plan), Some(file)) => Some((
+            animate::Animation::new(
+                file,
+                plan.format,
+                plan.size,
+                &scenario,
+                plan.frames,
+                plan.delay,
+            )
+            .map_err(|e| Failure::Runtime(format!("writing the animation: {e}")))?,
+            plan,
+        )),
+        _ => None,
+    };
+    let anim_err = |e: std::io::Error| Failure::Runtime(format!("writing the animation: {e}"));
     let agents = scenario.world().len();
+    let frame_title = |t: u64| {
+        let stage = if t <= warmup && warmup > 0 {
+            " (warm-up)"
+        } else {
+            ""
+        };
+        format!(
+            "{} - {agents} agents - tick {t} of {total}{stage} - {} s",
+            profile.name,
+            seconds(t as f64 * f64::from(profile.world.dt)),
+        )
+    };
+
     let progress = match args.quiet {
         true => ProgressBar::hidden(),
-        false => progress_bar(total, agents, &profile.name),
+        false => progress_bar(total, agents, &profile.name, animation.is_some()),
     };
     let mut stats = report::Collector::new(ticks as usize);
     let mut quality = quality::Sampler::new(&scenario);
@@ -467,6 +607,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     if let Some(p) = picture.as_mut() {
         p.sample(&scenario);
+    }
+    if let Some((a, _)) = animation.as_mut() {
+        a.frame(&scenario, &frame_title(0)).map_err(anim_err)?;
     }
     quality.sample(0, &scenario);
     for t in 1..=total {
@@ -488,6 +631,11 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         if let Some(p) = picture.as_mut() {
             if t % trail_every == 0 || t == total {
                 p.sample(&scenario);
+            }
+        }
+        if let Some((a, plan)) = animation.as_mut() {
+            if t % plan.every == 0 || t == total {
+                a.frame(&scenario, &frame_title(t)).map_err(anim_err)?;
             }
         }
         progress.inc(1);
@@ -518,13 +666,32 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             ),
             None => None,
         };
-        p.finish(&scenario, debug, file)
+        let title = format!(
+            "{} - {} agents - {} ({} s)",
+            profile.name,
+            scenario.world().len(),
+            ticks_phrase(warmup, ticks),
+            seconds(total as f64 * f64::from(profile.world.dt)),
+        );
+        p.finish(&scenario, debug, &title, file)
             .map_err(|e| Failure::Runtime(format!("writing the PNG file: {e}")))?;
         if let (Some(path), false) = (&args.png, args.quiet) {
             eprintln!("wrote {}", path.display());
         }
     }
     png_guard.0 = None;
+    if let Some((a, _)) = animation.take() {
+        let frames = a.finish().map_err(anim_err)?;
+        if let (Some(path), false) = (&args.animate, args.quiet) {
+            let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+            eprintln!(
+                "wrote {} ({frames} frames, {:.1} MB)",
+                path.display(),
+                bytes as f64 / 1e6
+            );
+        }
+    }
+    anim_guard.0 = None;
 
     let nan = stats.quarantined() + quality::non_finite_agents(scenario.world());
     let report = report::Report::new(
@@ -579,8 +746,8 @@ fn quality_of_file(args: &QualityArgs) -> Result<(), Failure> {
 
 /// A progress bar on stderr for runs long enough to want one (it draws
 /// nothing when stderr is not a terminal).
-fn progress_bar(ticks: u64, agents: usize, name: &str) -> ProgressBar {
-    if (ticks as f64) * (agents as f64) < 2e6 {
+fn progress_bar(ticks: u64, agents: usize, name: &str, animating: bool) -> ProgressBar {
+    if (ticks as f64) * (agents as f64) < 2e6 && !animating {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(ticks), ProgressDrawTarget::stderr());
