@@ -101,6 +101,77 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
     assert_eq!(plot.matches("<polyline").count(), 2, "{plot}");
     assert!(plot.contains("flock (grid)"));
     assert!(!plot.contains("NaN") && !plot.contains("inf"));
+
+    // The frame-budget plot and the per-phase bars beside it, linked from the report.
+    assert!(report.contains("## Frame budget"), "{report}");
+    assert!(report.contains("](frame-budget.svg)") && report.contains("](phases.svg)"));
+    let budget = std::fs::read_to_string(dir.join("frame-budget.svg")).unwrap();
+    assert_eq!(budget.matches("<polyline").count(), 2, "{budget}");
+    assert!(budget.contains("16.7 ms (60 fps)") && budget.contains("33.3 ms (30 fps)"));
+    let phases = std::fs::read_to_string(dir.join("phases.svg")).unwrap();
+    // At the largest size measured up to 100k: 400 here, one bar per series.
+    assert!(phases.contains("a tick of 400 agents"), "{phases}");
+    assert!(phases.matches("<title>steering: ").count() == 2, "{phases}");
+    for svg in [&budget, &phases] {
+        assert!(svg.trim_end().ends_with("</svg>"));
+        assert!(!svg.contains("NaN") && !svg.contains("inf"), "{svg}");
+    }
+}
+
+#[test]
+fn budget_plot_places_lines_on_log_scales() {
+    use run::{Machine, Measured, Results, Series};
+
+    let m = |agents: usize, total_ms: f64| Measured {
+        agents,
+        index: total_ms * 0.2e6,
+        sight: 0.0,
+        steer: total_ms * 0.6e6,
+        integrate: total_ms * 0.1e6,
+        total: total_ms * 1e6,
+    };
+    let r = Results {
+        machine: Machine {
+            date: "2026-01-01".into(),
+            cores: 2,
+            cpu: "test".into(),
+            threads: 2,
+            load_before: String::new(),
+            load_after: String::new(),
+        },
+        ticks: 20,
+        warmup: 5,
+        peer_ticks: 100,
+        quick: false,
+        series: vec![Series {
+            label: "flock".into(),
+            rows: vec![m(1_000, 0.1), m(100_000, 10.0)],
+        }],
+        threads: Vec::new(),
+        peers: Vec::new(),
+        peers_file: None,
+        quality: Vec::new(),
+        textbook: Vec::new(),
+        wall_s: 1.0,
+    };
+    // Decades 1k..100k across (590 px from x = 80) and 0.1..100 ms up (420 px
+    // from y = 476, the 30 fps line needing room above 10 ms): 0.1 ms at 1k is
+    // the bottom-left corner, 10 ms at 100k the right end, two thirds up.
+    let svg = plot::render_budget_svg(&r);
+    let pts = svg
+        .split("<polyline points=\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap();
+    assert_eq!(pts, "80.0,476.0 670.0,196.0", "{svg}");
+    // 10 ms at 100k: the bar is split 20/60/10 and the rest (10%) is "other".
+    let bars = plot::render_phases_svg(&r, 100_000);
+    assert!(
+        bars.contains("<title>index build: 2.000 ms</title>"),
+        "{bars}"
+    );
+    assert!(bars.contains("<title>other: 1.000 ms</title>"), "{bars}");
+    assert!(bars.contains(">10.00 ms</text>"), "{bars}");
 }
 
 #[test]

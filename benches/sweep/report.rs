@@ -248,6 +248,23 @@ pub(crate) fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
          agents]({plot_link})\n"
     );
 
+    let (budget, phases) = crate::plot::sibling_plots(plot);
+    let _ = writeln!(
+        s,
+        "## Frame budget\n\nWhat a frame can afford: milliseconds per tick against \
+         agents, with the 60 and 30 frames-a-second budgets (16.7 and 33.3 ms) across; \
+         a profile's crowd fits a frame up to where its line crosses them (the tick \
+         alone, on {} threads: leave room for the rest of the game). Then where a tick \
+         of {} agents goes, phase by phase.\n\n![ms per tick against agents, with \
+         frame budgets]({})\n\n![each profile's tick at {} agents split by \
+         phase]({})\n",
+        r.machine.threads,
+        fmt_agents(crate::plot::phases_size(r)),
+        relative_link(&budget, out),
+        fmt_agents(crate::plot::phases_size(r)),
+        relative_link(&phases, out),
+    );
+
     let _ = writeln!(s, "## Per profile\n");
     for se in &r.series {
         let _ = writeln!(s, "### {}\n", se.label);

@@ -16,7 +16,7 @@ use crate::args::{
     Failure, ProfileList, SizeList, SweepArgs, DEFAULT_PROFILES, DEFAULT_SIZES, QUICK_SIZES,
 };
 use crate::peers::{default_file, Peers};
-use crate::plot::render_svg;
+use crate::plot::{phases_size, render_budget_svg, render_phases_svg, render_svg, sibling_plots};
 use crate::quality::{quality_run, QualityRun, QUALITY_RUNS};
 use crate::report::{fmt_ms, render_report};
 
@@ -188,6 +188,9 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     // Refuse unwritable outputs before spending minutes measuring.
     check_writable(&out, "report")?;
     check_writable(&plot, "plot")?;
+    let (budget_plot, phases_plot) = sibling_plots(&plot);
+    check_writable(&budget_plot, "frame-budget plot")?;
+    check_writable(&phases_plot, "per-phase plot")?;
     let peers_path = args
         .peers
         .clone()
@@ -348,10 +351,23 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let svg = render_svg(&results);
     write(&out, &report, "report")?;
     write(&plot, &svg, "plot")?;
+    write(
+        &budget_plot,
+        &render_budget_svg(&results),
+        "frame-budget plot",
+    )?;
+    let at = phases_size(&results);
+    write(
+        &phases_plot,
+        &render_phases_svg(&results, at),
+        "per-phase plot",
+    )?;
     eprintln!(
-        "sweep: wrote {} and {} in {:.0} s (load average now {})",
+        "sweep: wrote {}, {}, {} and {} in {:.0} s (load average now {})",
         out.display(),
         plot.display(),
+        budget_plot.display(),
+        phases_plot.display(),
         results.wall_s,
         results.machine.load_after
     );
