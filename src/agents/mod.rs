@@ -2,6 +2,7 @@
 //! and the per-agent specification used to spawn.
 
 mod handle;
+mod lazy;
 
 pub(crate) use handle::Slots;
 pub use handle::{AgentId, GroupId, WorldTag};
@@ -14,6 +15,8 @@ use crate::behaviours::wander::{initial_wander_target, WanderParams};
 use crate::error::{finite, finite_vec, non_negative, positive, Result};
 use crate::rng::{agent_rng, AgentRng};
 use crate::world::arrival::ArrivalMemory;
+
+pub(crate) use lazy::Lazy;
 
 /// What an agent's targeted behaviours (seek, arrive, pursuit, ...) aim at.
 ///
@@ -230,30 +233,28 @@ pub(crate) struct Columns {
     pub max_force: Vec<f32>,
     pub radius: Vec<f32>,
     pub target: Vec<Target>,
-    pub target2: Vec<Target>,
-    pub offset: Vec<Vec2>,
+    /// Second targets (interpose): a row per agent once some agent has one
+    /// ([`Target::None`] otherwise).
+    pub target2: Lazy<Target>,
+    /// Formation offsets (offset pursuit): a row per agent once some agent has a
+    /// non-zero one (zero otherwise).
+    pub offset: Lazy<Vec2>,
     pub rng: Vec<AgentRng>,
     pub memory: Vec<Memory>,
-    /// The approach walker's state: one per row once some group walks
-    /// ([`Self::start_walking`]), empty until then (64 bytes a row saved).
-    pub walker: Vec<WalkerState>,
+    /// The approach walker's state: a row per agent once some group walks
+    /// ([`Self::start_walking`]).
+    pub walker: Lazy<WalkerState>,
     /// Arrival state, updated after every tick.
     pub arrival: Vec<ArrivalMemory>,
     /// The host's preferred velocity of a host-driven agent (NaN for an agent its
-    /// behaviours drive): one per row once some agent is host-driven
-    /// ([`Self::start_host_driving`]), empty until then.
-    pub preferred: Vec<Vec2>,
+    /// behaviours drive): a row per agent once some agent is host-driven
+    /// ([`Self::start_host_driving`]).
+    pub preferred: Lazy<Vec2>,
     /// The agent's own path (a [`crate::group::PathId`] index; [`NO_ROUTE`] for an
-    /// agent that follows its group's): one per row once some agent has one
-    /// ([`Self::start_routing`]), empty until then.
-    pub route: Vec<u32>,
+    /// agent that follows its group's): a row per agent once some agent has one
+    /// ([`Self::start_routing`]).
+    pub route: Lazy<u32>,
     pub out: Vec<SteerOut>,
-    /// Whether `walker` holds a row per agent.
-    pub walking: bool,
-    /// Whether `preferred` holds a row per agent.
-    pub host_driving: bool,
-    /// Whether `route` holds a row per agent.
-    pub routing: bool,
 }
 
 /// A `route` entry of an agent without a path of its own.
@@ -311,15 +312,21 @@ macro_rules! for_each_column {
         $m!(max_force);
         $m!(radius);
         $m!(target);
-        $m!(target2);
-        $m!(offset);
         $m!(rng);
         $m!(memory);
-        $m!(walker);
         $m!(arrival);
+        $m!(out);
+    }};
+}
+
+/// Apply the macro `$m` to the name of every [`Lazy`] column.
+macro_rules! for_each_lazy_column {
+    ($m:ident) => {{
+        $m!(target2);
+        $m!(offset);
+        $m!(walker);
         $m!(preferred);
         $m!(route);
-        $m!(out);
     }};
 }
 
@@ -333,23 +340,34 @@ impl Columns {
         debug_assert!(self.holds_together(), "columns of different lengths");
     }
 
-    /// Whether every column has one entry per row (the walker column none while no
-    /// group walks): for columns read from outside, such as a snapshot.
+    /// Whether every column has one entry per row (a lazy column none until
+    /// started): for columns read from outside, such as a snapshot.
     pub(crate) fn holds_together(&self) -> bool {
         let n = self.len();
-        let mut ok = self.walker.len() == if self.walking { n } else { 0 };
-        ok &= self.preferred.len() == if self.host_driving { n } else { 0 };
-        ok &= self.route.len() == if self.routing { n } else { 0 };
+        let mut ok = true;
         macro_rules! same {
-            (walker) => {};
-            (preferred) => {};
-            (route) => {};
             ($col:ident) => {
                 ok &= self.$col.len() == n;
             };
         }
+        macro_rules! same_lazy {
+            ($col:ident) => {
+                ok &= self.$col.holds(n);
+            };
+        }
         for_each_column!(same);
+        for_each_lazy_column!(same_lazy);
         ok
+    }
+
+    /// The second target of the agent in `row`.
+    pub(crate) fn target2(&self, row: usize) -> Target {
+        self.target2.get(row).copied().unwrap_or(Target::None)
+    }
+
+    /// The formation offset of the agent in `row`.
+    pub(crate) fn offset(&self, row: usize) -> Vec2 {
+        self.offset.get(row).copied().unwrap_or(Vec2::ZERO)
     }
 
     /// The first row holding a value no spawn accepts (a non-finite position,
@@ -370,8 +388,8 @@ impl Columns {
                 max_force: self.max_force[r],
                 radius: self.radius[r],
                 target: self.target[r],
-                target2: self.target2[r],
-                offset: self.offset[r],
+                target2: self.target2(r),
+                offset: self.offset(r),
             };
             let ok = spec.validate().is_ok()
                 && self.unit_vel[r].is_finite()
@@ -389,32 +407,33 @@ impl Columns {
 
     /// Give every row a walker state (the default), and every row pushed from now on.
     pub(crate) fn start_walking(&mut self) {
-        if !self.walking {
-            self.walking = true;
-            self.walker.resize(self.len(), WalkerState::default());
-        }
+        self.walker.start(self.len(), WalkerState::default());
     }
 
     /// The host's preferred velocity of the agent in `row`, when it is host-driven.
     pub(crate) fn host_velocity(&self, row: usize) -> Option<Vec2> {
-        host_velocity(&self.preferred, row)
+        host_velocity(self.preferred.rows(), row)
     }
 
     /// Give every row a preferred-velocity entry (none: NaN), and every row pushed
     /// from now on.
     pub(crate) fn start_host_driving(&mut self) {
-        if !self.host_driving {
-            self.host_driving = true;
-            self.preferred.resize(self.len(), Vec2::NAN);
-        }
+        self.preferred.start(self.len(), Vec2::NAN);
     }
 
     /// Give every row a route entry (none), and every row pushed from now on.
     pub(crate) fn start_routing(&mut self) {
-        if !self.routing {
-            self.routing = true;
-            self.route.resize(self.len(), NO_ROUTE);
-        }
+        self.route.start(self.len(), NO_ROUTE);
+    }
+
+    /// Give every row a second target (none), and every row pushed from now on.
+    pub(crate) fn start_target2(&mut self) {
+        self.target2.start(self.len(), Target::None);
+    }
+
+    /// Give every row a formation offset (zero), and every row pushed from now on.
+    pub(crate) fn start_offsets(&mut self) {
+        self.offset.start(self.len(), Vec2::ZERO);
     }
 
     /// Make room for `additional` more rows in every column, or fail (nothing lost).
@@ -423,26 +442,12 @@ impl Columns {
         additional: usize,
     ) -> Result<(), std::collections::TryReserveError> {
         macro_rules! res {
-            (walker) => {
-                if self.walking {
-                    self.walker.try_reserve(additional)?;
-                }
-            };
-            (preferred) => {
-                if self.host_driving {
-                    self.preferred.try_reserve(additional)?;
-                }
-            };
-            (route) => {
-                if self.routing {
-                    self.route.try_reserve(additional)?;
-                }
-            };
             ($col:ident) => {
                 self.$col.try_reserve(additional)?;
             };
         }
         for_each_column!(res);
+        for_each_lazy_column!(res);
         Ok(())
     }
 
@@ -451,6 +456,13 @@ impl Columns {
         let heading = spec
             .heading
             .unwrap_or_else(|| crate::math::vec_to_heading(spec.velocity));
+        // A lazy column a value needs starts over the rows there are before this one.
+        if spec.target2 != Target::None {
+            self.start_target2();
+        }
+        if spec.offset != Vec2::ZERO {
+            self.start_offsets();
+        }
         self.id.push(id);
         self.group.push(spec.group.0);
         self.pos.push(spec.position);
@@ -471,15 +483,9 @@ impl Columns {
             wander: initial_wander_target(wander),
             path_progress: 0.0,
         });
-        if self.walking {
-            self.walker.push(WalkerState::default());
-        }
-        if self.host_driving {
-            self.preferred.push(Vec2::NAN);
-        }
-        if self.routing {
-            self.route.push(NO_ROUTE);
-        }
+        self.walker.push(WalkerState::default());
+        self.preferred.push(Vec2::NAN);
+        self.route.push(NO_ROUTE);
         self.arrival.push(ArrivalMemory::spawned(spec.target));
         self.out.push(SteerOut::default());
         self.check();
@@ -489,26 +495,12 @@ impl Columns {
     /// the row that moved into `row`, if any.
     pub(crate) fn swap_remove(&mut self, row: usize) -> Option<AgentId> {
         macro_rules! rm {
-            (walker) => {
-                if self.walking {
-                    self.walker.swap_remove(row);
-                }
-            };
-            (preferred) => {
-                if self.host_driving {
-                    self.preferred.swap_remove(row);
-                }
-            };
-            (route) => {
-                if self.routing {
-                    self.route.swap_remove(row);
-                }
-            };
             ($col:ident) => {
                 self.$col.swap_remove(row);
             };
         }
         for_each_column!(rm);
+        for_each_lazy_column!(rm);
         self.check();
         self.id.get(row).copied()
     }
@@ -534,23 +526,39 @@ impl Columns {
                 std::mem::swap(&mut self.$col, &mut spare.$spare);
             };
         }
-        macro_rules! permute {
-            (out) => {};
-            (walker) => {
-                if self.walking {
-                    gather!(walker, walker);
+        macro_rules! gather_lazy {
+            ($col:ident, $spare:ident) => {
+                if self.$col.is_started() {
+                    let rows = self.$col.rows();
+                    spare.$spare.clear();
+                    spare.$spare.par_extend(
+                        perm.par_iter()
+                            .with_min_len(GATHER_MIN_LEN)
+                            .map(|&r| rows[r as usize].clone()),
+                    );
+                    self.$col.swap_rows(&mut spare.$spare);
                 }
+            };
+        }
+        macro_rules! permute_lazy {
+            (walker) => {
+                gather_lazy!(walker, walker);
             };
             (preferred) => {
-                if self.host_driving {
-                    gather!(preferred, vec2);
-                }
+                gather_lazy!(preferred, vec2);
             };
             (route) => {
-                if self.routing {
-                    gather!(route, index);
-                }
+                gather_lazy!(route, index);
             };
+            (target2) => {
+                gather_lazy!(target2, target);
+            };
+            (offset) => {
+                gather_lazy!(offset, vec2);
+            };
+        }
+        macro_rules! permute {
+            (out) => {};
             (id) => {
                 gather!(id, id);
             };
@@ -565,9 +573,6 @@ impl Columns {
             };
             (unit_vel) => {
                 gather!(unit_vel, vec2);
-            };
-            (offset) => {
-                gather!(offset, vec2);
             };
             (heading) => {
                 gather!(heading, scalar);
@@ -590,9 +595,6 @@ impl Columns {
             (target) => {
                 gather!(target, target);
             };
-            (target2) => {
-                gather!(target2, target);
-            };
             (rng) => {
                 gather!(rng, rng);
             };
@@ -604,6 +606,7 @@ impl Columns {
             };
         }
         for_each_column!(permute);
+        for_each_lazy_column!(permute_lazy);
         self.check();
     }
 }

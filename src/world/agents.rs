@@ -284,6 +284,22 @@ impl World {
         Ok(self.cols.target[self.row(id)?])
     }
 
+    /// An agent's secondary target (the second agent of interpose).
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn target2(&self, id: AgentId) -> Result<Target> {
+        Ok(self.cols.target2(self.row(id)?))
+    }
+
+    /// An agent's formation offset (offset pursuit).
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn offset(&self, id: AgentId) -> Result<Vec2> {
+        Ok(self.cols.offset(self.row(id)?))
+    }
+
     /// Move an agent (between ticks).
     pub fn set_position(&mut self, id: AgentId, p: Vec2) -> Result<()> {
         finite_vec("position", p)?;
@@ -353,7 +369,12 @@ impl World {
     pub fn set_target2(&mut self, id: AgentId, target: Target) -> Result<()> {
         self.check_target(target)?;
         let row = self.row(id)?;
-        self.cols.target2[row] = target;
+        if target != Target::None {
+            self.cols.start_target2();
+        }
+        if let Some(t) = self.cols.target2.get_mut(row) {
+            *t = target;
+        }
         Ok(())
     }
 
@@ -420,7 +441,7 @@ impl World {
     /// An unknown handle.
     pub fn agent_path(&self, id: AgentId) -> Result<Option<PathId>> {
         let row = self.row(id)?;
-        Ok(own_path(&self.cols.route, row).map(PathId::from_index))
+        Ok(own_path(self.cols.route.rows(), row).map(PathId::from_index))
     }
 
     /// Set an agent's formation offset (offset pursuit); its handle stays.
@@ -430,7 +451,12 @@ impl World {
     pub fn set_offset(&mut self, id: AgentId, offset: Vec2) -> Result<()> {
         finite_vec("offset", offset)?;
         let row = self.row(id)?;
-        self.cols.offset[row] = offset;
+        if offset != Vec2::ZERO {
+            self.cols.start_offsets();
+        }
+        if let Some(o) = self.cols.offset.get_mut(row) {
+            *o = offset;
+        }
         Ok(())
     }
 
@@ -536,7 +562,7 @@ impl World {
     pub fn set_agent_group(&mut self, id: AgentId, group: GroupId) -> Result<()> {
         let config = self.live_group(group)?;
         let row = self.row(id)?;
-        let own = own_path(&self.cols.route, row);
+        let own = own_path(self.cols.route.rows(), row);
         let progress = self.path_progress_at(own, config, self.cols.pos[row]);
         self.cols.group[row] = group.0;
         self.cols.memory[row].path_progress = progress;

@@ -181,14 +181,14 @@ impl Dispatch<'_, '_> {
                 }
                 None => Contribution::default(),
             },
-            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2[row])) {
+            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2(row))) {
                 (Some(a), Some(b)) => Contribution::force(interpose(me, a, &b, p)),
                 _ => Contribution::default(),
             },
             Behaviour::Hide(p) => on_target(target, |hunter| hide(me, &hunter, ctx.obstacles, p)),
             Behaviour::OffsetPursuit(p) => target_row.map_or_else(Contribution::default, |lr| {
                 let leader = ctx.leader_view(lr);
-                Contribution::force(offset_pursuit(me, &leader, ctx.offset[row], p))
+                Contribution::force(offset_pursuit(me, &leader, ctx.offset(row), p))
             }),
             Behaviour::LeaderFollow { leader, separation } => {
                 let seen_by = ctx.sighted_by_row(row);

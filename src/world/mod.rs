@@ -372,7 +372,7 @@ impl World {
                 g.name
             )));
         }
-        for r in &mut self.cols.route {
+        for r in self.cols.route.rows_mut() {
             if *r as usize == path.index() {
                 *r = crate::agents::NO_ROUTE;
             }

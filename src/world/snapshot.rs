@@ -13,7 +13,7 @@ use crate::scene::{Obstacle, Path, Wall};
 use super::{World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 3;
+pub const SNAPSHOT_VERSION: u32 = 4;
 
 /// A world's whole state between two ticks ([`World::snapshot`]): configuration,
 /// groups, walls, obstacles and paths, every agent's columns (body, motion, targets,
@@ -170,6 +170,7 @@ impl World {
         }
         if cols
             .route
+            .rows()
             .iter()
             .any(|&r| r != NO_ROUTE && world.path(PathId(r)).is_none())
         {
@@ -181,9 +182,8 @@ impl World {
         if sighted_by.len() > cols.len() {
             return Err(bad("more leader-sight marks than agents"));
         }
-        let walking = cols.walking;
         world.cols = cols;
-        if !walking && world.plans.iter().any(|p| p.walks) {
+        if world.plans.iter().any(|p| p.walks) {
             world.cols.start_walking();
         }
         world.slots = slots;

@@ -82,7 +82,11 @@ pub(super) struct SteerCtx<'a> {
     pub max_force: &'a [f32],
     pub radius: &'a [f32],
     pub target: &'a [Target],
+    /// Per row: the second target; empty while no agent has one. Read through
+    /// [`SteerCtx::target2`].
     pub target2: &'a [Target],
+    /// Per row: the formation offset; empty while every agent's is zero. Read
+    /// through [`SteerCtx::offset`].
     pub offset: &'a [Vec2],
     /// Per row: the host's preferred velocity (NaN when none); empty while no agent
     /// is host-driven. Read through [`SteerCtx::host_velocity`].
@@ -174,6 +178,18 @@ impl SteerCtx<'_> {
         self.paths.get(path).and_then(Option::as_ref)
     }
 
+    /// The second target of the agent in `row` (interpose).
+    #[inline]
+    pub(super) fn target2(&self, row: usize) -> Target {
+        self.target2.get(row).copied().unwrap_or(Target::None)
+    }
+
+    /// The formation offset of the agent in `row` (offset pursuit).
+    #[inline]
+    pub(super) fn offset(&self, row: usize) -> Vec2 {
+        self.offset.get(row).copied().unwrap_or(Vec2::ZERO)
+    }
+
     /// The host's preferred velocity of the agent in `row`, when it is host-driven.
     #[inline]
     pub(super) fn host_velocity(&self, row: usize) -> Option<Vec2> {
@@ -211,7 +227,7 @@ impl World {
         let mut out = std::mem::take(&mut self.cols.out);
         let mut rng = std::mem::take(&mut self.cols.rng);
         let mut memory = std::mem::take(&mut self.cols.memory);
-        let mut walker = std::mem::take(&mut self.cols.walker);
+        let mut walker = self.cols.walker.take_rows();
         let ctx = self.steer_ctx(dt, max_radius, sums_from_candidates);
         let scratch = &self.scratch;
         let rows = out.len();
@@ -238,7 +254,7 @@ impl World {
         self.cols.out = out;
         self.cols.rng = rng;
         self.cols.memory = memory;
-        self.cols.walker = walker;
+        self.cols.walker.put_back(walker);
         neighbours
     }
 
@@ -269,12 +285,9 @@ impl World {
             memory: _,
             walker: _,
             out: _,
-            walking: _,
             arrival: _,
             preferred,
-            host_driving: _,
             route,
-            routing: _,
         } = &self.cols;
         SteerCtx {
             id,
@@ -289,10 +302,10 @@ impl World {
             max_force,
             radius,
             target,
-            target2,
-            offset,
-            preferred,
-            route,
+            target2: target2.rows(),
+            offset: offset.rows(),
+            preferred: preferred.rows(),
+            route: route.rows(),
             groups: &self.groups,
             plans: &self.plans,
             walls: &self.walls,

@@ -270,3 +270,106 @@ fn an_avoiding_body_reaches_the_chosen_velocity_as_far_as_its_force_allows() {
     // Truncated to the top speed first: (4, 0) -> (2, 0), then one unit toward it.
     assert_eq!(at(Vec2::ZERO, Vec2::new(4.0, 0.0)), Vec2::new(1.0, 0.0));
 }
+
+/// Offsets and second targets are stored only once some agent has one: a world
+/// that gives them late, after spawns, ticks, re-sorts and despawns, moves exactly
+/// as one whose agents had them from their spawn (the squad wanders, reading
+/// neither, until both worlds put it in the group that uses them).
+#[test]
+fn offsets_and_second_targets_given_late_steer_as_from_the_start() {
+    use crate::behaviours::tactics::OffsetPursuitParams;
+    let build = |late: bool| {
+        let mut w = World::new(WorldConfig {
+            seed: 3,
+            reorder_interval: 2,
+            ..WorldConfig::default()
+        });
+        let leaders = w
+            .add_group(
+                GroupConfig::new("leaders").with(Behaviour::Wander(WanderParams::default()), 1.0),
+            )
+            .unwrap();
+        let squad = w
+            .add_group(
+                GroupConfig::new("squad")
+                    .with(
+                        Behaviour::OffsetPursuit(OffsetPursuitParams::default()),
+                        1.0,
+                    )
+                    .with(Behaviour::Interpose(Default::default()), 0.5),
+            )
+            .unwrap();
+        let idle = w
+            .add_group(
+                GroupConfig::new("idle").with(Behaviour::Wander(WanderParams::default()), 1.0),
+            )
+            .unwrap();
+        let a = w
+            .spawn(AgentSpec::new(leaders, Vec2::new(0.0, 0.0)))
+            .unwrap();
+        let b = w
+            .spawn(AgentSpec::new(leaders, Vec2::new(20.0, 5.0)))
+            .unwrap();
+        let offset = |i: usize| Vec2::new(i as f32 - 4.0, -2.0);
+        let mut squad_ids = Vec::new();
+        for i in 0..9 {
+            let mut spec =
+                AgentSpec::new(idle, Vec2::new(i as f32 * 3.0, -6.0)).with_target(Target::Agent(a));
+            if !late {
+                spec = spec.with_offset(offset(i)).with_target2(Target::Agent(b));
+            }
+            squad_ids.push(w.spawn(spec).unwrap());
+        }
+        // Churn: an extra agent spawned and despawned, a re-sort or two.
+        let extra = w
+            .spawn(AgentSpec::new(leaders, Vec2::new(-9.0, 9.0)))
+            .unwrap();
+        w.step(0.05).unwrap();
+        w.step(0.05).unwrap();
+        w.despawn(extra).unwrap();
+        if late {
+            assert!(w.cols.offset.rows().is_empty() && w.cols.target2.rows().is_empty());
+            for (i, &id) in squad_ids.iter().enumerate() {
+                w.set_offset(id, offset(i)).unwrap();
+                w.set_target2(id, Target::Agent(b)).unwrap();
+            }
+        }
+        for &id in &squad_ids {
+            w.set_agent_group(id, squad).unwrap();
+        }
+        assert!(w.cols.holds_together());
+        assert_eq!(w.cols.offset.rows().len(), w.len());
+        for _ in 0..30 {
+            w.step(0.05).unwrap();
+        }
+        assert!(w.cols.holds_together());
+        for (i, &id) in squad_ids.iter().enumerate() {
+            assert_eq!(w.offset(id).unwrap(), offset(i));
+            assert_eq!(w.target2(id).unwrap(), Target::Agent(b));
+        }
+        let mut state: Vec<(u64, [u32; 4])> = w
+            .ids()
+            .iter()
+            .zip(w.positions().iter().zip(w.velocities()))
+            .map(|(id, (p, v))| {
+                (
+                    id.key(),
+                    [p.x.to_bits(), p.y.to_bits(), v.x.to_bits(), v.y.to_bits()],
+                )
+            })
+            .collect();
+        state.sort_unstable();
+        state
+    };
+    assert_eq!(build(true), build(false));
+}
+
+/// A world none of whose agents has an offset or a second target stores neither.
+#[test]
+fn a_plain_world_stores_no_offsets_or_second_targets() {
+    let w = crowd(false, IndexKind::Grid, true);
+    assert!(w.len() > 0);
+    assert!(w.cols.offset.rows().is_empty());
+    assert!(w.cols.target2.rows().is_empty());
+    assert!(w.cols.walker.rows().is_empty());
+}
