@@ -7,30 +7,31 @@ use crate::error::{Result, ThrongError};
 use crate::spatial::IndexKind;
 
 /// Bytes per agent in steady state with the grid, as estimated before a bulk spawn.
-/// Measured on the flock at 1,000,000 agents after 41 ticks: 320 bytes (RSS; 296
-/// before handles carried their world's tag, which widened the handle and target
-/// columns and their spares by 24 bytes a row), for
+/// Measured on the flock at 1,000,000 agents after 41 ticks: 222 bytes (RSS), for
 ///
-/// - the agent columns, 178 bytes a row: position, velocity and unit velocity (8
-///   each), heading, rotation, mass, maximum speed and force, radius (4 each), two
-///   targets (16 each) and an offset (8), handle (12), group (2), random stream (16),
-///   behaviour memory (12), arrival state (8), steering output (24); and the handle
-///   table. The approach walker's state (64) only once some group walks, a
-///   preferred velocity (8) only once some agent is host-driven, an own path (4)
-///   only once some agent has one;
-/// - one spare column per column type for a spatial re-sort (78);
+/// - the agent columns, 138 bytes a row: position, velocity and unit velocity (8
+///   each), heading, rotation, mass, maximum speed and force, radius (4 each), the
+///   target (16), handle (12), group (2), random stream (16), behaviour memory
+///   (12), arrival state (8), steering output (24); and the handle table (about
+///   16). Columns most worlds never use take nothing until some agent needs them
+///   ([`crate::agents`]' lazy columns): a second target (16), a formation offset
+///   (8), the approach walker's state (64), a preferred velocity (8), an own path
+///   (4);
 /// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
-///   the row's cell (4), the re-sort's keys (16) and order (4);
+///   the row's cell (4);
+/// - the spatial re-sort's keys and their sort buffer (16), its order (4) and its
+///   cycles (about 6), which put the columns in order in place, with no spare
+///   copy of any column;
+/// - the rest: the allocator's and the vectors' slack;
 ///
-/// rounded up to 344 for other profiles (the city at 100k: about 315 before the
-/// tag, so about 340) and the allocator's slack.
-pub const BYTES_PER_AGENT_GRID: u64 = 344;
+/// rounded up to 272 for other profiles (the city at 100,000: 261).
+pub const BYTES_PER_AGENT_GRID: u64 = 272;
 
 /// Bytes per agent in steady state with the k-d tree, as estimated before a bulk
 /// spawn: as with the grid, but kiddo's tree, built anew every tick, instead of the
 /// grid's entries; the allocator's reuse of its blocks varies from tick to tick
-/// (390 to 533 bytes on the flock at 200,000 agents, 441 at 1,000,000), so 600.
-pub const BYTES_PER_AGENT_KDTREE: u64 = 600;
+/// (383 bytes on the flock at 1,000,000 agents, 395 at 200,000), so 480.
+pub const BYTES_PER_AGENT_KDTREE: u64 = 480;
 
 /// What a world of `agents` agents on `index` needs, in bytes (an estimate: see
 /// [`BYTES_PER_AGENT_GRID`] and [`BYTES_PER_AGENT_KDTREE`]).
@@ -129,8 +130,8 @@ mod tests {
 
     #[test]
     fn estimates_scale_with_agents_and_index() {
-        assert_eq!(estimate(1_000_000, IndexKind::Grid), 344_000_000);
-        assert_eq!(estimate(2, IndexKind::KdTree), 1_200);
+        assert_eq!(estimate(1_000_000, IndexKind::Grid), 272_000_000);
+        assert_eq!(estimate(2, IndexKind::KdTree), 960);
         assert_eq!(estimate(usize::MAX, IndexKind::KdTree), u64::MAX);
         assert_eq!(human(512), "512 bytes");
         assert_eq!(human(3 * 1024 * 1024 / 2), "1.5 MiB");

@@ -15,11 +15,6 @@ pub(crate) struct Lazy<T> {
 }
 
 impl<T: Clone> Lazy<T> {
-    /// Whether the column holds a row per agent.
-    pub(crate) fn is_started(&self) -> bool {
-        self.started
-    }
-
     /// Give each of the `len` rows `fill`, and every row pushed from now on a
     /// value; nothing when started already.
     pub(crate) fn start(&mut self, len: usize, fill: T) {
@@ -90,13 +85,6 @@ impl<T: Clone> Lazy<T> {
     pub(crate) fn put_back(&mut self, rows: Vec<T>) {
         self.rows = rows;
     }
-
-    /// Swap the rows with `spare` (a re-sort's gathered column), if started.
-    pub(crate) fn swap_rows(&mut self, spare: &mut Vec<T>) {
-        if self.started {
-            std::mem::swap(&mut self.rows, spare);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -108,7 +96,7 @@ mod tests {
         let mut c: Lazy<u32> = Lazy::default();
         c.push(5);
         c.swap_remove(0);
-        assert!(c.rows().is_empty() && c.holds(3) && !c.is_started());
+        assert!(c.rows().is_empty() && c.holds(3) && !c.started);
         assert_eq!(c.get(0), None);
         c.start(3, 7);
         c.start(3, 9); // started already: nothing changes

@@ -1,6 +1,7 @@
 //! Agent storage: private struct-of-arrays columns, stable generational handles,
 //! and the per-agent specification used to spawn.
 
+mod cycles;
 mod handle;
 mod lazy;
 
@@ -8,7 +9,6 @@ pub(crate) use handle::Slots;
 pub use handle::{AgentId, GroupId, WorldTag};
 
 use glam::Vec2;
-use rayon::prelude::*;
 
 use crate::behaviours::approach::WalkerState;
 use crate::behaviours::wander::{initial_wander_target, WanderParams};
@@ -16,6 +16,7 @@ use crate::error::{finite, finite_vec, non_negative, positive, Result};
 use crate::rng::{agent_rng, AgentRng};
 use crate::world::arrival::ArrivalMemory;
 
+pub(crate) use cycles::Cycles;
 pub(crate) use lazy::Lazy;
 
 /// What an agent's targeted behaviours (seek, arrive, pursuit, ...) aim at.
@@ -277,24 +278,9 @@ pub(crate) fn host_velocity(preferred: &[Vec2], row: usize) -> Option<Vec2> {
     preferred.get(row).copied().filter(|v| !v.is_nan())
 }
 
-/// One spare column per column type, for [`Columns::permute`].
-#[derive(Debug, Default)]
-pub(crate) struct SpareColumns {
-    id: Vec<AgentId>,
-    group: Vec<u16>,
-    vec2: Vec<Vec2>,
-    scalar: Vec<f32>,
-    index: Vec<u32>,
-    target: Vec<Target>,
-    rng: Vec<AgentRng>,
-    memory: Vec<Memory>,
-    walker: Vec<WalkerState>,
-    arrival: Vec<ArrivalMemory>,
-}
-
-/// A re-sort hands each worker at least this many rows of a column (smaller worlds
-/// are gathered by one task).
-const GATHER_MIN_LEN: usize = 8192;
+/// A re-sort of fewer rows puts the columns in order one after another; a larger
+/// one hands them to the workers, a column each.
+const PARALLEL_PERMUTE_MIN: usize = 8192;
 
 /// Apply the macro `$m` to the name of every column (keeps push, remove and
 /// permute in step: a column missing here is a compile error in `check`).
@@ -505,108 +491,67 @@ impl Columns {
         self.id.get(row).copied()
     }
 
-    /// Put the rows in the order `perm` (new row k = old row `perm[k]`). Each column
-    /// is gathered by all workers (an indexed parallel extend keeps the order, so the
-    /// result does not depend on the thread count) into the spare column of its type
-    /// in `spare`, and swapped with it: the spare then holds the old column, reused by
-    /// the next column of that type and the next re-sort. So a re-sort needs one spare
-    /// column per type rather than a second copy of every column.
+    /// Put the rows in the order `perm` (new row k = old row `perm[k]`), in place:
+    /// the permutation's cycles are found once ([`Cycles`]) and each column is
+    /// walked along them, the columns handed to the workers one each (which column
+    /// a worker takes changes nothing in the result). So a re-sort needs no second
+    /// copy of any column, only a bit a row and the cycles' starts.
     ///
     /// `out` is left alone, since a re-sort sits at the start of a tick: the tick's
     /// steering pass writes it for every row before anything reads it.
-    pub(crate) fn permute(&mut self, perm: &[u32], spare: &mut SpareColumns) {
-        macro_rules! gather {
-            ($col:ident, $spare:ident) => {
-                spare.$spare.clear();
-                spare.$spare.par_extend(
-                    perm.par_iter()
-                        .with_min_len(GATHER_MIN_LEN)
-                        .map(|&r| self.$col[r as usize].clone()),
-                );
-                std::mem::swap(&mut self.$col, &mut spare.$spare);
+    pub(crate) fn permute(&mut self, perm: &[u32], cycles: &mut Cycles) {
+        use rayon::prelude::*;
+        cycles.find(perm);
+        let cycles = &*cycles;
+        let parallel = self.len() >= PARALLEL_PERMUTE_MIN;
+        // Every column (a lazy one only once started: before, it has no rows), as a
+        // fixed array so that handing them to the workers allocates nothing.
+        let mut columns: [Option<&mut dyn Permutable>; 32] = Default::default();
+        let mut k = 0;
+        macro_rules! add {
+            (out) => {};
+            ($col:ident) => {
+                columns[k] = Some(&mut self.$col);
+                k += 1;
             };
         }
-        macro_rules! gather_lazy {
-            ($col:ident, $spare:ident) => {
-                if self.$col.is_started() {
-                    let rows = self.$col.rows();
-                    spare.$spare.clear();
-                    spare.$spare.par_extend(
-                        perm.par_iter()
-                            .with_min_len(GATHER_MIN_LEN)
-                            .map(|&r| rows[r as usize].clone()),
-                    );
-                    self.$col.swap_rows(&mut spare.$spare);
+        macro_rules! add_lazy {
+            ($col:ident) => {
+                if !self.$col.rows().is_empty() {
+                    columns[k] = Some(&mut self.$col);
+                    k += 1;
                 }
             };
         }
-        macro_rules! permute_lazy {
-            (walker) => {
-                gather_lazy!(walker, walker);
-            };
-            (preferred) => {
-                gather_lazy!(preferred, vec2);
-            };
-            (route) => {
-                gather_lazy!(route, index);
-            };
-            (target2) => {
-                gather_lazy!(target2, target);
-            };
-            (offset) => {
-                gather_lazy!(offset, vec2);
-            };
+        for_each_column!(add);
+        for_each_lazy_column!(add_lazy);
+        let apply = |c: &mut Option<&mut dyn Permutable>| {
+            if let Some(c) = c {
+                c.permute_by(cycles);
+            }
+        };
+        if parallel {
+            columns[..k].par_iter_mut().for_each(apply);
+        } else {
+            columns[..k].iter_mut().for_each(apply);
         }
-        macro_rules! permute {
-            (out) => {};
-            (id) => {
-                gather!(id, id);
-            };
-            (group) => {
-                gather!(group, group);
-            };
-            (pos) => {
-                gather!(pos, vec2);
-            };
-            (vel) => {
-                gather!(vel, vec2);
-            };
-            (unit_vel) => {
-                gather!(unit_vel, vec2);
-            };
-            (heading) => {
-                gather!(heading, scalar);
-            };
-            (rotation) => {
-                gather!(rotation, scalar);
-            };
-            (mass) => {
-                gather!(mass, scalar);
-            };
-            (max_speed) => {
-                gather!(max_speed, scalar);
-            };
-            (max_force) => {
-                gather!(max_force, scalar);
-            };
-            (radius) => {
-                gather!(radius, scalar);
-            };
-            (target) => {
-                gather!(target, target);
-            };
-            (rng) => {
-                gather!(rng, rng);
-            };
-            (memory) => {
-                gather!(memory, memory);
-            };
-            (arrival) => {
-                gather!(arrival, arrival);
-            };
-        }
-        for_each_column!(permute);
-        for_each_lazy_column!(permute_lazy);
         self.check();
+    }
+}
+
+/// A column that [`Cycles`] can put in order.
+trait Permutable: Send {
+    fn permute_by(&mut self, cycles: &Cycles);
+}
+
+impl<T: Clone + Send> Permutable for Vec<T> {
+    fn permute_by(&mut self, cycles: &Cycles) {
+        cycles.apply(self);
+    }
+}
+
+impl<T: Clone + Send> Permutable for Lazy<T> {
+    fn permute_by(&mut self, cycles: &Cycles) {
+        cycles.apply(self.rows_mut());
     }
 }

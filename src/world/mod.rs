@@ -39,7 +39,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::ThreadPool;
 
-use crate::agents::{AgentId, Columns, GroupId, Slots, SpareColumns};
+use crate::agents::{AgentId, Columns, Cycles, GroupId, Slots};
 use crate::error::{Result, ThrongError};
 use crate::group::{Behaviour, GroupConfig, PathId};
 use crate::integrate::Integrator;
@@ -129,8 +129,8 @@ pub struct World {
     /// Scratch of the leader sight phase, reused every tick.
     sight: SightScratch,
     cols: Columns,
-    /// One spare column per column type, for a re-sort.
-    spare: SpareColumns,
+    /// The re-sort's permutation cycles, to put the columns in order in place.
+    cycles: Cycles,
     slots: Slots,
     index: SpatialIndex,
     perm: Vec<u32>,
@@ -195,7 +195,7 @@ impl World {
             sighted_by: Vec::new(),
             sight: SightScratch::default(),
             cols: Columns::default(),
-            spare: SpareColumns::default(),
+            cycles: Cycles::default(),
             slots: Slots::new(crate::agents::WorldTag::fresh()),
             index,
             perm: Vec::new(),

@@ -368,7 +368,7 @@ fn offsets_and_second_targets_given_late_steer_as_from_the_start() {
 #[test]
 fn a_plain_world_stores_no_offsets_or_second_targets() {
     let w = crowd(false, IndexKind::Grid, true);
-    assert!(w.len() > 0);
+    assert!(!w.is_empty());
     assert!(w.cols.offset.rows().is_empty());
     assert!(w.cols.target2.rows().is_empty());
     assert!(w.cols.walker.rows().is_empty());

@@ -135,7 +135,7 @@ impl World {
         self.disturbed = 0;
         crate::zone!("spatial re-sort");
         spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
-        self.cols.permute(&self.perm, &mut self.spare);
+        self.cols.permute(&self.perm, &mut self.cycles);
         self.permute_sight_marks();
         for (row, &id) in self.cols.id.iter().enumerate() {
             self.slots.set_row(id, row as u32);
