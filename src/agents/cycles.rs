@@ -11,23 +11,24 @@
 /// that way).
 #[derive(Debug, Default)]
 pub(crate) struct Cycles {
-    /// The rows of every cycle, one cycle after another.
-    rows: Vec<u32>,
-    /// Where each cycle ends in `rows` (one past its last row).
-    ends: Vec<u32>,
+    /// The rows of every cycle, one cycle after another, the last row of each
+    /// marked with [`CYCLE_END`]. A re-sort lends this the sort's spare buffer,
+    /// idle between sorts ([`crate::spatial::OrderScratch::spare`]).
+    pub(crate) rows: Vec<u64>,
     /// One bit a row: visited while finding the cycles.
     seen: Vec<u64>,
 }
+
+/// Marks the last row of a cycle in [`Cycles::rows`].
+const CYCLE_END: u64 = 1 << 32;
 
 impl Cycles {
     /// Find the cycles of `perm` (new row k = old row `perm[k]`).
     pub(crate) fn find(&mut self, perm: &[u32]) {
         self.rows.clear();
-        self.ends.clear();
-        // Room for the most there can be (every row moving, in cycles of two), so
-        // that a later re-sort with more, shorter cycles does not grow the buffers.
+        // Room for every row, so that a later re-sort moving more rows does not
+        // grow the buffer.
         self.rows.reserve(perm.len());
-        self.ends.reserve(perm.len() / 2);
         self.seen.clear();
         self.seen.resize(perm.len().div_ceil(64), 0);
         for start in 0..perm.len() {
@@ -37,13 +38,15 @@ impl Cycles {
             let mut row = start;
             loop {
                 self.seen[row / 64] |= 1 << (row % 64);
-                self.rows.push(row as u32);
+                self.rows.push(row as u64);
                 row = perm[row] as usize;
                 if row == start {
                     break;
                 }
             }
-            self.ends.push(self.rows.len() as u32);
+            if let Some(last) = self.rows.last_mut() {
+                *last |= CYCLE_END;
+            }
         }
     }
 
@@ -51,15 +54,19 @@ impl Cycles {
     /// each cycle `r0 -> r1 -> ... -> rk`, each row takes the value of the next,
     /// the last the first's (each value read and written once).
     pub(crate) fn apply<T: Clone>(&self, column: &mut [T]) {
+        let row = |entry: u64| (entry & u64::from(u32::MAX)) as usize;
         let mut begin = 0;
-        for &end in &self.ends {
-            let cycle = &self.rows[begin..end as usize];
-            let first = column[cycle[0] as usize].clone();
-            for pair in cycle.windows(2) {
-                column[pair[0] as usize] = column[pair[1] as usize].clone();
+        for (i, &entry) in self.rows.iter().enumerate() {
+            if entry & CYCLE_END == 0 {
+                continue;
             }
-            column[cycle[cycle.len() - 1] as usize] = first;
-            begin = end as usize;
+            let cycle = &self.rows[begin..=i];
+            let first = column[row(cycle[0])].clone();
+            for pair in cycle.windows(2) {
+                column[row(pair[0])] = column[row(pair[1])].clone();
+            }
+            column[row(entry)] = first;
+            begin = i + 1;
         }
     }
 }
@@ -79,8 +86,8 @@ mod tests {
         let perm = [2, 0, 1, 4, 3, 5];
         let mut cycles = Cycles::default();
         cycles.find(&perm);
-        assert_eq!(cycles.rows, vec![0, 2, 1, 3, 4]);
-        assert_eq!(cycles.ends, vec![3, 5]);
+        let end = CYCLE_END;
+        assert_eq!(cycles.rows, vec![0, 2, 1 | end, 3, 4 | end]);
         let mut col = ['a', 'b', 'c', 'd', 'e', 'f'];
         cycles.apply(&mut col);
         assert_eq!(col, ['c', 'a', 'b', 'e', 'd', 'f']);

@@ -1,12 +1,12 @@
 //! A spatially coherent row order: positions quantised to 16 bits per axis, keyed along
-//! a space-filling curve, sorted by an LSD radix sort (stable, so ties keep row order).
+//! a space-filling curve, sorted by (key, row) in place.
 
 use glam::Vec2;
 use rayon::prelude::*;
 
 use super::{addressable, Bounds};
 
-/// Below this many rows the keys are computed on the calling thread.
+/// Below this many rows the keys are computed and sorted on the calling thread.
 const PARALLEL_MIN: usize = 16_384;
 
 /// Bits per axis of the quantised positions: a 2048 × 2048 lattice over the bounding
@@ -17,16 +17,10 @@ const AXIS_MAX: u32 = (1 << AXIS_BITS) - 1;
 // `hilbert` works on 16-bit words.
 const _: () = assert!(AXIS_BITS <= 16);
 
-/// Radix digit width of the sort: two passes cover the 22-bit key.
-const DIGIT_BITS: u32 = 11;
-const DIGITS: usize = 1 << DIGIT_BITS;
-const DIGIT_MASK: u32 = (DIGITS as u32) - 1;
-
 /// Reusable buffers for [`spatial_order`].
 #[derive(Default)]
 pub struct OrderScratch {
     keys: Vec<u64>,
-    tmp: Vec<u64>,
 }
 
 impl OrderScratch {
@@ -35,13 +29,19 @@ impl OrderScratch {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// The sort's buffer (room for a key a row), idle once the order is read out
+    /// of it until the next sort: lent to whatever else a re-sort needs a row's
+    /// worth of room for.
+    pub(crate) fn spare(&mut self) -> &mut Vec<u64> {
+        &mut self.keys
+    }
 }
 
 /// A spatially coherent order of the rows: the position of each row is quantised to
 /// 11 bits per axis over the (square) bounding box of the bulk of the finite positions
 /// (`Bounds::core`: rows far outside it are clamped to its edge) and keyed
-/// along the Hilbert curve; rows are sorted by `(key, row)` with a two-pass
-/// radix sort. Rows with a non-finite coordinate come last. Fills `perm` with `perm[new_row] = old_row`.
+/// along the Hilbert curve; rows are sorted by `(key, row)`, in place. Rows with a non-finite coordinate come last. Fills `perm` with `perm[new_row] = old_row`.
 /// Deterministic, independent of the rayon thread count.
 pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut OrderScratch) {
     perm.clear();
@@ -89,7 +89,13 @@ pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut Orde
     } else {
         keys.extend(positions.iter().enumerate().map(|(row, p)| key_of(row, p)));
     }
-    radix_sort_high32(keys, &mut scratch.tmp);
+    // In place (no second buffer of keys); the keys are distinct (the row is in
+    // them), so the order is the same whatever the sort and the thread count.
+    if n >= PARALLEL_MIN {
+        keys.par_sort_unstable();
+    } else {
+        keys.sort_unstable();
+    }
     // The low 32 bits of a key are its row.
     perm.extend(keys.iter().map(|&k| k as u32));
 }
@@ -156,45 +162,6 @@ fn spread_bits(v: u32) -> u32 {
     let v = (v | (v << 4)) & 0x0F0F_0F0F;
     let v = (v | (v << 2)) & 0x3333_3333;
     (v | (v << 1)) & 0x5555_5555
-}
-
-/// Stable LSD radix sort of `keys` by bits `32..32 + 2 * DIGIT_BITS` (the curve key,
-/// which is below `2^(2 * AXIS_BITS + 1)`; the top bit only marks non-finite rows and
-/// gets a pass of its own when present).
-fn radix_sort_high32(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
-    let n = keys.len();
-    const PASSES: usize = 3;
-    let mut hist = [[0u32; DIGITS]; PASSES];
-    for &k in keys.iter() {
-        let h = (k >> 32) as u32;
-        hist[0][(h & DIGIT_MASK) as usize] += 1;
-        hist[1][((h >> DIGIT_BITS) & DIGIT_MASK) as usize] += 1;
-        hist[2][((h >> (2 * DIGIT_BITS)) & DIGIT_MASK) as usize] += 1;
-    }
-    // Every slot of `tmp` is written before it is read: keep its old contents.
-    if tmp.len() < n {
-        tmp.resize(n, 0);
-    }
-    tmp.truncate(n);
-    for (pass, counts) in hist.iter_mut().enumerate() {
-        // A pass where every key has the same digit would not move anything.
-        if counts.iter().any(|&c| c as usize == n) {
-            continue;
-        }
-        let mut acc = 0u32;
-        for c in counts.iter_mut() {
-            let here = *c;
-            *c = acc;
-            acc += here;
-        }
-        let shift = 32 + DIGIT_BITS * pass as u32;
-        for &k in keys.iter() {
-            let d = ((k >> shift) as u32 & DIGIT_MASK) as usize;
-            tmp[counts[d] as usize] = k;
-            counts[d] += 1;
-        }
-        std::mem::swap(keys, tmp);
-    }
 }
 
 #[cfg(test)]

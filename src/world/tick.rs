@@ -135,7 +135,10 @@ impl World {
         self.disturbed = 0;
         crate::zone!("spatial re-sort");
         spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
+        // The cycles are recorded in the sort's spare buffer, idle until the next sort.
+        std::mem::swap(self.order_scratch.spare(), &mut self.cycles.rows);
         self.cols.permute(&self.perm, &mut self.cycles);
+        std::mem::swap(self.order_scratch.spare(), &mut self.cycles.rows);
         self.permute_sight_marks();
         for (row, &id) in self.cols.id.iter().enumerate() {
             self.slots.set_row(id, row as u32);
