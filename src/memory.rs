@@ -7,7 +7,7 @@ use crate::error::{Result, ThrongError};
 use crate::spatial::IndexKind;
 
 /// Bytes per agent in steady state with the grid, as estimated before a bulk spawn.
-/// Measured on the flock at 1,000,000 agents after 41 ticks: 222 bytes (RSS), for
+/// Measured on the flock at 1,000,000 agents after 41 ticks: 210 bytes (RSS), for
 ///
 /// - the agent columns, 138 bytes a row: position, velocity and unit velocity (8
 ///   each), heading, rotation, mass, maximum speed and force, radius (4 each), the
@@ -19,18 +19,19 @@ use crate::spatial::IndexKind;
 ///   (4);
 /// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
 ///   the row's cell (4);
-/// - the spatial re-sort's keys and their sort buffer (16), its order (4) and its
-///   cycles (about 6), which put the columns in order in place, with no spare
-///   copy of any column;
-/// - the rest: the allocator's and the vectors' slack;
+/// - the spatial re-sort's keys (8, sorted in place), its order (4), and a bit a
+///   row to find the order's cycles, which are recorded in the keys' buffer and
+///   put the columns in order in place, with no spare copy of any column;
+/// - the rest (about 20): the allocator's slack, memory the spawn used and
+///   freed that the allocator keeps;
 ///
-/// rounded up to 272 for other profiles (the city at 100,000: 261).
+/// rounded up to 272 for other profiles (the city at 100,000: 249).
 pub const BYTES_PER_AGENT_GRID: u64 = 272;
 
 /// Bytes per agent in steady state with the k-d tree, as estimated before a bulk
 /// spawn: as with the grid, but kiddo's tree, built anew every tick, instead of the
 /// grid's entries; the allocator's reuse of its blocks varies from tick to tick
-/// (383 bytes on the flock at 1,000,000 agents, 395 at 200,000), so 480.
+/// (371 bytes on the flock at 1,000,000 agents, 395 at 200,000), so 480.
 pub const BYTES_PER_AGENT_KDTREE: u64 = 480;
 
 /// What a world of `agents` agents on `index` needs, in bytes (an estimate: see
