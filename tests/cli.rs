@@ -671,31 +671,30 @@ fn gif_frames(file: &std::path::Path) -> ((usize, usize), Vec<u16>, Vec<u8>) {
     ((w, h), delays, screen)
 }
 
+/// A short arena run animated: ticks 0 to 23 with a frame every 5, at 25 a second.
+const ANIMATED_RUN: [&str; 15] = [
+    "run",
+    "arena",
+    "--agents",
+    "200",
+    "--warmup",
+    "0",
+    "--ticks",
+    "23",
+    "--every",
+    "5",
+    "--size",
+    "200x150",
+    "--fps",
+    "25",
+    "--animate",
+];
+
 #[test]
 fn animate_writes_a_frame_every_k_ticks_and_the_last() {
     let dir = scratch("animate");
     let file = dir.join("crowd.gif");
-    let out = throng()
-        .args([
-            "run",
-            "arena",
-            "--agents",
-            "200",
-            "--warmup",
-            "0",
-            "--ticks",
-            "23",
-            "--every",
-            "5",
-            "--size",
-            "200x150",
-            "--fps",
-            "25",
-            "--animate",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = throng().args(ANIMATED_RUN).arg(&file).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -715,25 +714,9 @@ fn animate_writes_a_frame_every_k_ticks_and_the_last() {
     // The same run again: the same bytes (the animation is deterministic).
     let again = dir.join("again.gif");
     throng()
-        .args([
-            "run",
-            "arena",
-            "--agents",
-            "200",
-            "--warmup",
-            "0",
-            "--ticks",
-            "23",
-            "--every",
-            "5",
-            "--size",
-            "200x150",
-            "--fps",
-            "25",
-            "--quiet",
-            "--animate",
-        ])
+        .args(ANIMATED_RUN)
         .arg(&again)
+        .arg("--quiet")
         .assert()
         .success();
     assert!(std::fs::read(&file).unwrap() == std::fs::read(&again).unwrap());

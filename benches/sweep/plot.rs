@@ -42,27 +42,12 @@ pub(crate) fn render_svg(r: &Results) -> String {
     let y = |v: f64| TOP + ph - v / ymax * ph;
 
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" \
-         viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">"
-    );
-    let _ = writeln!(s, "<rect width=\"{W}\" height=\"{H}\" fill=\"white\"/>");
-    let _ = writeln!(
-        s,
-        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" \
-         font-weight=\"bold\">throng: cost per agent-tick against crowd size</text>",
-        LEFT + pw / 2.0
-    );
-    let _ = writeln!(
-        s,
-        "<text x=\"{}\" y=\"42\" text-anchor=\"middle\" fill=\"#444\">{} cores, {} \
-         threads, {}, median of {} ticks</text>",
+    page(
+        &mut s,
+        (W, H),
         LEFT + pw / 2.0,
-        r.machine.cores,
-        r.machine.threads,
-        escape(&r.machine.date),
-        r.ticks
+        "throng: cost per agent-tick against crowd size",
+        &machine_line(r),
     );
     // Grid lines and y labels.
     let mut v = 0.0;
@@ -127,12 +112,7 @@ pub(crate) fn render_svg(r: &Results) -> String {
     );
     // One polyline per series, with a dot at each measurement, and the legend.
     for (i, se) in r.series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
-        let dash = if se.label.contains("grid") {
-            " stroke-dasharray=\"6 3\""
-        } else {
-            ""
-        };
+        let (colour, dash) = series_style(i, &se.label);
         let pts: Vec<String> = se
             .rows
             .iter()
@@ -152,20 +132,11 @@ pub(crate) fn render_svg(r: &Results) -> String {
                 y(m.ns_per_agent_tick())
             );
         }
-        let ly = TOP + 10.0 + 22.0 * i as f64;
-        let lx = LEFT + pw + 20.0;
-        let _ = writeln!(
-            s,
-            "<line x1=\"{lx:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" \
-             stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
-            lx + 28.0
-        );
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            lx + 36.0,
-            ly + 4.0,
-            escape(&se.label)
+        legend_entry(
+            &mut s,
+            (LEFT + pw + 20.0, TOP + 10.0 + 22.0 * i as f64),
+            i,
+            &se.label,
         );
     }
     let _ = writeln!(s, "</svg>");
@@ -229,6 +200,38 @@ pub(crate) fn phases_size(r: &Results) -> usize {
         .filter(|&n| n <= 100_000)
         .max()
         .unwrap_or(0)
+}
+
+/// The plots' subtitle: the machine and the sample.
+fn machine_line(r: &Results) -> String {
+    format!(
+        "{} cores, {} threads, {}, median of {} ticks",
+        r.machine.cores, r.machine.threads, r.machine.date, r.ticks
+    )
+}
+
+/// Series `i`'s colour, and a dash for the grid's series.
+fn series_style(i: usize, label: &str) -> (&'static str, &'static str) {
+    let dash = if label.contains("grid") {
+        " stroke-dasharray=\"6 3\""
+    } else {
+        ""
+    };
+    (PALETTE[i % PALETTE.len()], dash)
+}
+
+/// Series `i`'s entry in a plot's legend, at `(x, y)`.
+fn legend_entry(s: &mut String, (lx, ly): (f64, f64), i: usize, label: &str) {
+    let (colour, dash) = series_style(i, label);
+    let _ = writeln!(
+        s,
+        "<line x1=\"{lx:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" \
+         stroke-width=\"2\"{dash}/>\n<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+        lx + 28.0,
+        lx + 36.0,
+        ly + 4.0,
+        escape(label)
+    );
 }
 
 /// The plots' shared frame: the white page, a title and a subtitle.
@@ -305,10 +308,7 @@ pub(crate) fn render_budget_svg(r: &Results) -> String {
         (W, H),
         LEFT + pw / 2.0,
         "throng: milliseconds per tick against crowd size",
-        &format!(
-            "{} cores, {} threads, {}, median of {} ticks",
-            r.machine.cores, r.machine.threads, r.machine.date, r.ticks
-        ),
+        &machine_line(r),
     );
     for &v in &ys {
         let yy = y(v);
@@ -360,12 +360,7 @@ pub(crate) fn render_budget_svg(r: &Results) -> String {
         TOP + ph / 2.0
     );
     for (i, se) in r.series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
-        let dash = if se.label.contains("grid") {
-            " stroke-dasharray=\"6 3\""
-        } else {
-            ""
-        };
+        let (colour, dash) = series_style(i, &se.label);
         let pts: Vec<(f64, f64)> = se
             .rows
             .iter()
@@ -384,15 +379,11 @@ pub(crate) fn render_budget_svg(r: &Results) -> String {
                 "<circle cx=\"{a:.1}\" cy=\"{b:.1}\" r=\"3\" fill=\"{colour}\"/>"
             );
         }
-        let (lx, ly) = (LEFT + pw + 20.0, TOP + 10.0 + 22.0 * i as f64);
-        let _ = writeln!(
-            s,
-            "<line x1=\"{lx:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" \
-             stroke-width=\"2\"{dash}/>\n<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            lx + 28.0,
-            lx + 36.0,
-            ly + 4.0,
-            escape(&se.label)
+        legend_entry(
+            &mut s,
+            (LEFT + pw + 20.0, TOP + 10.0 + 22.0 * i as f64),
+            i,
+            &se.label,
         );
     }
     let _ = writeln!(s, "</svg>");
