@@ -43,6 +43,7 @@ pub fn apply_layout(scene: &Layout, world: &mut World) -> crate::Result<()> {
 }
 
 /// What one agent aims at, as found when the scenario is built.
+#[derive(Clone, Copy)]
 enum Aim {
     None,
     Point(Vec2),
@@ -51,7 +52,8 @@ enum Aim {
 }
 
 /// The aims of a group at `pos` for a target that does not move along a path
-/// (a moving point gives none here).
+/// (a moving point gives none here): one per agent, or none at all when no agent
+/// aims at anything.
 fn fixed_aims(spec: &TargetSpec, pos: &[Vec2], positions: &[Vec<Vec2>]) -> Vec<Aim> {
     match *spec {
         TargetSpec::Point(t) => pos.iter().map(|_| Aim::Point(t)).collect(),
@@ -65,9 +67,9 @@ fn fixed_aims(spec: &TargetSpec, pos: &[Vec2], positions: &[Vec<Vec2>]) -> Vec<A
                 .map(|&s| near.nearest(s).map_or(Aim::None, |j| Aim::Agent(h, j)))
                 .collect()
         }
-        TargetSpec::None | TargetSpec::MovingPoint { .. } => {
-            pos.iter().map(|_| Aim::None).collect()
-        }
+        // No aim for any agent: nothing stored (a million `Aim::None` would be 16 MB
+        // that the allocator may keep after the build).
+        TargetSpec::None | TargetSpec::MovingPoint { .. } => Vec::new(),
     }
 }
 
@@ -212,7 +214,7 @@ impl Scenario {
             let rng = &mut rngs[gi];
             let mut group_ids = Vec::with_capacity(g.count);
             for (k, &pos) in positions[gi].iter().enumerate() {
-                let (target, aim_at) = match aims[gi][k] {
+                let (target, aim_at) = match aims[gi].get(k).copied().unwrap_or(Aim::None) {
                     Aim::None => (Target::None, None),
                     Aim::Point(t) => (Target::Point(t), Some(t)),
                     Aim::Agent(h, j) => (Target::None, Some(positions[h][j])),
