@@ -7,31 +7,30 @@ use crate::error::{Result, ThrongError};
 use crate::spatial::IndexKind;
 
 /// Bytes per agent in steady state with the grid, as estimated before a bulk spawn.
-/// Measured on the flock at 1,000,000 agents after 41 ticks: 210 bytes (RSS), for
+/// Measured on the flock at 1,000,000 agents after 41 ticks: 198 bytes (RSS), for
 ///
-/// - the agent columns, 138 bytes a row: position, velocity and unit velocity (8
+/// - the agent columns, 130 bytes a row: position, velocity and unit velocity (8
 ///   each), heading, rotation, mass, maximum speed and force, radius (4 each), the
 ///   target (16), handle (12), group (2), random stream (16), behaviour memory
-///   (12), arrival state (8), steering output (24); and the handle table (about
-///   16). Columns most worlds never use take nothing until some agent needs them
-///   ([`crate::agents`]' lazy columns): a second target (16), a formation offset
-///   (8), the approach walker's state (64), a preferred velocity (8), an own path
-///   (4);
+///   (12), arrival state (8), steering output (16); and the handle table (8).
+///   Columns most worlds never use take nothing until some agent needs them
+///   (lazy columns): a second target (16), a formation offset (8), the approach
+///   walker's state (64), a preferred velocity (8), an own path (4);
 /// - the grid's entries (positions, row ids and unit velocities, 24 per row) and
 ///   the row's cell (4);
-/// - the spatial re-sort's keys (8, sorted in place), its order (4), and a bit a
-///   row to find the order's cycles, which are recorded in the keys' buffer and
-///   put the columns in order in place, with no spare copy of any column;
-/// - the rest (about 20): the allocator's slack, memory the spawn used and
+/// - the spatial re-sort's keys (8, sorted in place; the order is read from their
+///   low halves and its cycles written into their high halves) and two bits a
+///   row; the columns are put in order in place, with no spare copy of any;
+/// - the rest (about 24): the allocator's slack, memory the spawn used and
 ///   freed that the allocator keeps;
 ///
-/// rounded up to 272 for other profiles (the city at 100,000: 249).
-pub const BYTES_PER_AGENT_GRID: u64 = 272;
+/// rounded up to 256 for other profiles (the city at 100,000: 235).
+pub const BYTES_PER_AGENT_GRID: u64 = 256;
 
 /// Bytes per agent in steady state with the k-d tree, as estimated before a bulk
 /// spawn: as with the grid, but kiddo's tree, built anew every tick, instead of the
 /// grid's entries; the allocator's reuse of its blocks varies from tick to tick
-/// (371 bytes on the flock at 1,000,000 agents, 395 at 200,000), so 480.
+/// (359 bytes on the flock at 1,000,000 agents, 395 at 200,000), so 480.
 pub const BYTES_PER_AGENT_KDTREE: u64 = 480;
 
 /// What a world of `agents` agents on `index` needs, in bytes (an estimate: see
@@ -131,7 +130,7 @@ mod tests {
 
     #[test]
     fn estimates_scale_with_agents_and_index() {
-        assert_eq!(estimate(1_000_000, IndexKind::Grid), 272_000_000);
+        assert_eq!(estimate(1_000_000, IndexKind::Grid), 256_000_000);
         assert_eq!(estimate(2, IndexKind::KdTree), 960);
         assert_eq!(estimate(usize::MAX, IndexKind::KdTree), u64::MAX);
         assert_eq!(human(512), "512 bytes");

@@ -4,69 +4,88 @@
 /// The cycles of a permutation (rows that stay put left out), found once and
 /// then applied to every column.
 ///
-/// Each cycle's rows are recorded in the order of the walk, so that applying it
-/// to a column reads that list front to back and touches the column at rows known
-/// ahead: the column's (random) accesses do not wait on each other, as they would
-/// following `perm` from row to row (a re-sort of 1,000,000 rows took 4x longer
-/// that way).
+/// The permutation comes as a re-sort's sorted keys ([`crate::spatial::order`]):
+/// the low 32 bits of the `k`-th are `perm[k]`, the row whose values go to row
+/// `k`. Its cycles are written into the keys' high 32 bits, free once sorted:
+/// entry `t` holds the `t`-th row of the walk, cycle after cycle, and a bit a row
+/// marks each cycle's last. So the cycles take no buffer of their own, and
+/// applying them to a column reads that list front to back and touches the
+/// column at rows known ahead: the column's (random) accesses do not wait on each
+/// other, as they would following `perm` from row to row (a re-sort of 1,000,000
+/// rows took 4x longer that way).
 #[derive(Debug, Default)]
 pub(crate) struct Cycles {
-    /// The rows of every cycle, one cycle after another, the last row of each
-    /// marked with [`CYCLE_END`]. A re-sort lends this the sort's spare buffer,
-    /// idle between sorts ([`crate::spatial::OrderScratch::spare`]).
-    pub(crate) rows: Vec<u64>,
+    /// How many entries of the keys the walk fills.
+    len: usize,
     /// One bit a row: visited while finding the cycles.
     seen: Vec<u64>,
+    /// One bit an entry: the last row of a cycle.
+    ends: Vec<u64>,
 }
 
-/// Marks the last row of a cycle in [`Cycles::rows`].
-const CYCLE_END: u64 = 1 << 32;
+/// Whether bit `i` of `bits` is set.
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] & (1 << (i % 64)) != 0
+}
+
+/// Set bit `i` of `bits`.
+fn set(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+/// The row in the low 32 bits of a key.
+fn low(entry: u64) -> usize {
+    (entry & u64::from(u32::MAX)) as usize
+}
 
 impl Cycles {
-    /// Find the cycles of `perm` (new row k = old row `perm[k]`).
-    pub(crate) fn find(&mut self, perm: &[u32]) {
-        self.rows.clear();
-        // Room for every row, so that a later re-sort moving more rows does not
-        // grow the buffer.
-        self.rows.reserve(perm.len());
-        self.seen.clear();
-        self.seen.resize(perm.len().div_ceil(64), 0);
-        for start in 0..perm.len() {
-            if self.seen[start / 64] & (1 << (start % 64)) != 0 || perm[start] as usize == start {
+    /// Find the cycles of the permutation in the low bits of `keys`, writing the
+    /// walk into their high bits.
+    pub(crate) fn find(&mut self, keys: &mut [u64]) {
+        let n = keys.len();
+        for bits in [&mut self.seen, &mut self.ends] {
+            bits.clear();
+            bits.resize(n.div_ceil(64), 0);
+        }
+        let mut t = 0;
+        for start in 0..n {
+            if bit(&self.seen, start) || low(keys[start]) == start {
                 continue;
             }
             let mut row = start;
             loop {
-                self.seen[row / 64] |= 1 << (row % 64);
-                self.rows.push(row as u64);
-                row = perm[row] as usize;
+                set(&mut self.seen, row);
+                // Only the high half is written, and the walk reads the low half.
+                keys[t] = (keys[t] & u64::from(u32::MAX)) | ((row as u64) << 32);
+                t += 1;
+                row = low(keys[row]);
                 if row == start {
                     break;
                 }
             }
-            if let Some(last) = self.rows.last_mut() {
-                *last |= CYCLE_END;
-            }
+            set(&mut self.ends, t - 1);
         }
+        self.len = t;
     }
 
-    /// Put `column` in the order of the permutation whose cycles these are: along
-    /// each cycle `r0 -> r1 -> ... -> rk`, each row takes the value of the next,
-    /// the last the first's (each value read and written once).
-    pub(crate) fn apply<T: Clone>(&self, column: &mut [T]) {
-        let row = |entry: u64| (entry & u64::from(u32::MAX)) as usize;
+    /// Put `column` in the order of the permutation whose cycles `keys` hold (as
+    /// [`Self::find`] left them): along each cycle `r0 -> r1 -> ... -> rk`, each row
+    /// takes the value of the next, the last the first's (each value read and
+    /// written once).
+    pub(crate) fn apply<T: Clone>(&self, keys: &[u64], column: &mut [T]) {
+        let walk = &keys[..self.len];
+        let row = |t: usize| (walk[t] >> 32) as usize;
         let mut begin = 0;
-        for (i, &entry) in self.rows.iter().enumerate() {
-            if entry & CYCLE_END == 0 {
+        for t in 0..walk.len() {
+            if !bit(&self.ends, t) {
                 continue;
             }
-            let cycle = &self.rows[begin..=i];
-            let first = column[row(cycle[0])].clone();
-            for pair in cycle.windows(2) {
-                column[row(pair[0])] = column[row(pair[1])].clone();
+            let first = column[row(begin)].clone();
+            for u in begin..t {
+                column[row(u)] = column[row(u + 1)].clone();
             }
-            column[row(entry)] = first;
-            begin = i + 1;
+            column[row(t)] = first;
+            begin = t + 1;
         }
     }
 }
@@ -74,6 +93,13 @@ impl Cycles {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A permutation as a re-sort's keys: `perm[k]` in the low bits, junk above.
+    fn keys_of(perm: &[u32]) -> Vec<u64> {
+        perm.iter()
+            .map(|&r| (0xABCD_u64 << 40) | u64::from(r))
+            .collect()
+    }
 
     /// `perm` applied by gathering into a new column.
     fn gathered(perm: &[u32], column: &[u64]) -> Vec<u64> {
@@ -85,11 +111,15 @@ mod tests {
         // Cycles (0 2 1) and (3 4), row 5 stays: new = [c, a, b, e, d, f].
         let perm = [2, 0, 1, 4, 3, 5];
         let mut cycles = Cycles::default();
-        cycles.find(&perm);
-        let end = CYCLE_END;
-        assert_eq!(cycles.rows, vec![0, 2, 1 | end, 3, 4 | end]);
+        let mut keys = keys_of(&perm);
+        cycles.find(&mut keys);
+        // The walk in the high halves, the permutation intact in the low ones.
+        let walk: Vec<u64> = keys[..cycles.len].iter().map(|k| k >> 32).collect();
+        assert_eq!(walk, vec![0, 2, 1, 3, 4]);
+        assert_eq!(cycles.ends[0], 0b10100);
+        assert!(keys.iter().zip(perm).all(|(&k, p)| k as u32 == p));
         let mut col = ['a', 'b', 'c', 'd', 'e', 'f'];
-        cycles.apply(&mut col);
+        cycles.apply(&keys, &mut col);
         assert_eq!(col, ['c', 'a', 'b', 'e', 'd', 'f']);
     }
 
@@ -107,9 +137,10 @@ mod tests {
                 perm.swap(i, (state % (i as u64 + 1)) as usize);
             }
             let column: Vec<u64> = (0..n as u64).map(|v| v * 31 + 7).collect();
-            cycles.find(&perm);
+            let mut keys = keys_of(&perm);
+            cycles.find(&mut keys);
             let mut in_place = column.clone();
-            cycles.apply(&mut in_place);
+            cycles.apply(&keys, &mut in_place);
             assert_eq!(in_place, gathered(&perm, &column), "n = {n}");
         }
     }

@@ -204,17 +204,39 @@ pub(crate) struct Memory {
     pub path_progress: f32,
 }
 
-/// The output of the steering pass for one agent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+/// The output of the steering pass for one agent (16 bytes a row: a million
+/// agents keep one each).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SteerOut {
     /// Force (steering movement) or desired velocity (kinematic movement).
     pub linear: Vec2,
     /// Angular acceleration (steering) or rotation (kinematic).
     pub angular: f32,
-    /// A heading to set directly (kinematic movement that faces its motion).
-    pub heading: Option<f32>,
-    /// Neighbours the agent perceived this tick.
-    pub neighbours: u32,
+    /// A heading to set directly (kinematic movement that faces its motion); NaN
+    /// for none. Read through [`SteerOut::heading`].
+    set_heading: f32,
+}
+
+impl Default for SteerOut {
+    fn default() -> Self {
+        Self::new(Vec2::ZERO, 0.0, None)
+    }
+}
+
+impl SteerOut {
+    /// An output; a `heading` that is not finite counts as none.
+    pub(crate) fn new(linear: Vec2, angular: f32, heading: Option<f32>) -> Self {
+        Self {
+            linear,
+            angular,
+            set_heading: heading.filter(|h| h.is_finite()).unwrap_or(f32::NAN),
+        }
+    }
+
+    /// The heading to set directly, if any.
+    pub(crate) fn heading(&self) -> Option<f32> {
+        Some(self.set_heading).filter(|h| !h.is_nan())
+    }
 }
 
 /// The struct-of-arrays agent storage. Every column has one entry per live agent;
@@ -491,18 +513,19 @@ impl Columns {
         self.id.get(row).copied()
     }
 
-    /// Put the rows in the order `perm` (new row k = old row `perm[k]`), in place:
-    /// the permutation's cycles are found once ([`Cycles`]) and each column is
+    /// Put the rows in the order of a re-sort's sorted `keys` (new row k = old row
+    /// `keys[k] as u32`), in place: the permutation's cycles are found once
+    /// ([`Cycles`], written into the keys' free high halves) and each column is
     /// walked along them, the columns handed to the workers one each (which column
     /// a worker takes changes nothing in the result). So a re-sort needs no second
-    /// copy of any column, only a bit a row and the cycles' starts.
+    /// copy of any column and no order of its own, only two bits a row.
     ///
     /// `out` is left alone, since a re-sort sits at the start of a tick: the tick's
     /// steering pass writes it for every row before anything reads it.
-    pub(crate) fn permute(&mut self, perm: &[u32], cycles: &mut Cycles) {
+    pub(crate) fn permute(&mut self, keys: &mut [u64], cycles: &mut Cycles) {
         use rayon::prelude::*;
-        cycles.find(perm);
-        let cycles = &*cycles;
+        cycles.find(keys);
+        let (cycles, keys) = (&*cycles, &*keys);
         let parallel = self.len() >= PARALLEL_PERMUTE_MIN;
         // Every column (a lazy one only once started: before, it has no rows), as a
         // fixed array so that handing them to the workers allocates nothing.
@@ -527,7 +550,7 @@ impl Columns {
         for_each_lazy_column!(add_lazy);
         let apply = |c: &mut Option<&mut dyn Permutable>| {
             if let Some(c) = c {
-                c.permute_by(cycles);
+                c.permute_by(cycles, keys);
             }
         };
         if parallel {
@@ -541,17 +564,17 @@ impl Columns {
 
 /// A column that [`Cycles`] can put in order.
 trait Permutable: Send {
-    fn permute_by(&mut self, cycles: &Cycles);
+    fn permute_by(&mut self, cycles: &Cycles, keys: &[u64]);
 }
 
 impl<T: Clone + Send> Permutable for Vec<T> {
-    fn permute_by(&mut self, cycles: &Cycles) {
-        cycles.apply(self);
+    fn permute_by(&mut self, cycles: &Cycles, keys: &[u64]) {
+        cycles.apply(keys, self);
     }
 }
 
 impl<T: Clone + Send> Permutable for Lazy<T> {
-    fn permute_by(&mut self, cycles: &Cycles) {
-        cycles.apply(self.rows_mut());
+    fn permute_by(&mut self, cycles: &Cycles, keys: &[u64]) {
+        cycles.apply(keys, self.rows_mut());
     }
 }

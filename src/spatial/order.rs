@@ -29,13 +29,6 @@ impl OrderScratch {
     pub fn new() -> Self {
         Self::default()
     }
-
-    /// The sort's buffer (room for a key a row), idle once the order is read out
-    /// of it until the next sort: lent to whatever else a re-sort needs a row's
-    /// worth of room for.
-    pub(crate) fn spare(&mut self) -> &mut Vec<u64> {
-        &mut self.keys
-    }
 }
 
 /// A spatially coherent order of the rows: the position of each row is quantised to
@@ -45,12 +38,21 @@ impl OrderScratch {
 /// Deterministic, independent of the rayon thread count.
 pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut OrderScratch) {
     perm.clear();
+    let keys = spatial_keys(positions, scratch);
+    // The low 32 bits of a key are its row.
+    perm.extend(keys.iter().map(|&k| k as u32));
+}
+
+/// [`spatial_order`]'s sorted keys: the low 32 bits of the `k`-th are the row that
+/// goes to row `k` (`perm[k]`); the high 32 bits, the curve key, are free to
+/// overwrite once sorted ([`crate::agents::Cycles`] does).
+pub(crate) fn spatial_keys<'a>(positions: &[Vec2], scratch: &'a mut OrderScratch) -> &'a mut [u64] {
     let n = addressable(positions.len());
     let positions = &positions[..n];
     let keys = &mut scratch.keys;
     keys.clear();
     if n == 0 {
-        return;
+        return keys;
     }
     // Over the bulk of the crowd: rows parked far away are clamped to its edge rather
     // than squeezing the crowd into a few lattice cells.
@@ -96,8 +98,7 @@ pub fn spatial_order(positions: &[Vec2], perm: &mut Vec<u32>, scratch: &mut Orde
     } else {
         keys.sort_unstable();
     }
-    // The low 32 bits of a key are its row.
-    perm.extend(keys.iter().map(|&k| k as u32));
+    keys
 }
 
 /// `v` quantised to `0..=AXIS_MAX` along an axis starting at `min`.

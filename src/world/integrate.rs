@@ -204,7 +204,7 @@ fn integrate_one(
                 rotation: o
                     .angular
                     .clamp(-g.facing.max_rotation, g.facing.max_rotation),
-                heading: o.heading,
+                heading: o.heading(),
             };
             let (np, nh, nv, nw) = kinematic_update(p, h, v, w, &k, ctx.dt);
             // An avoiding agent moves at its collision-free velocity for the whole tick.

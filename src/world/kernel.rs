@@ -261,13 +261,13 @@ fn motion(
     }
 }
 
-/// The steering kernel of one agent: shared by the parallel pass and by tests.
+/// The steering kernel of one agent: its output and the neighbours it perceived.
 pub(super) fn steer_one(
     ctx: &SteerCtx<'_>,
     row: usize,
     m: AgentMut<'_>,
     s: &mut SteerScratch,
-) -> SteerOut {
+) -> (SteerOut, u32) {
     let g_idx = ctx.group[row] as usize;
     let g = &ctx.groups[g_idx];
     let me = ctx.state(row);
@@ -279,12 +279,8 @@ pub(super) fn steer_one(
             Movement::Steering => host_force(&me, host, ctx.dt),
             Movement::Kinematic => host,
         };
-        return SteerOut {
-            linear: motion(ctx, (g_idx, row), &me, linear, Some(host), s),
-            angular: 0.0,
-            heading: None,
-            neighbours: seen.count as u32,
-        };
+        let linear = motion(ctx, (g_idx, row), &me, linear, Some(host), s);
+        return (SteerOut::new(linear, 0.0, None), seen.count as u32);
     }
     let (flock, count) = (seen.flock.forces(&me), seen.count);
     let target_row = ctx.target_row(ctx.target[row]);
@@ -362,14 +358,11 @@ pub(super) fn steer_one(
     } else {
         Vec2::ZERO
     };
-    SteerOut {
-        linear: motion(ctx, (g_idx, row), &me, linear, None, s),
-        angular: if out.angular.is_finite() {
-            out.angular
-        } else {
-            0.0
-        },
-        heading: out.heading.filter(|h| h.is_finite()),
-        neighbours: count as u32,
-    }
+    let angular = if out.angular.is_finite() {
+        out.angular
+    } else {
+        0.0
+    };
+    let linear = motion(ctx, (g_idx, row), &me, linear, None, s);
+    (SteerOut::new(linear, angular, out.heading), count as u32)
 }

@@ -149,7 +149,8 @@ pub(crate) fn steer_x4(program: &Program, b: &Input) -> Output {
 }
 
 /// The steering kernel of four consecutive agents of one group with a lane program:
-/// neighbours and random draws per agent, the rest in lanes ([`steer_x4`]). Bitwise the
+/// neighbours and random draws per agent, the rest in lanes ([`steer_x4`]); returns
+/// the neighbours they perceived. Bitwise the
 /// same outputs, generator states and memories as the per-agent kernel
 /// ([`super::kernel::steer_one`]) on each of them.
 pub(super) fn steer_four(
@@ -162,7 +163,7 @@ pub(super) fn steer_four(
         &mut [Memory; LANES],
     ),
     s: &mut SteerScratch,
-) {
+) -> u64 {
     let mut input = Input::default();
     let mut counts = [0u32; LANES];
     let wander = program.wander();
@@ -197,13 +198,9 @@ pub(super) fn steer_four(
         if wander.is_some() {
             memory[i].wander = o.wander[i];
         }
-        out[i] = SteerOut {
-            linear: o.force[i],
-            angular: 0.0,
-            heading: None,
-            neighbours: counts[i],
-        };
+        out[i] = SteerOut::new(o.force[i], 0.0, None);
     }
+    counts.iter().map(|&c| u64::from(c)).sum()
 }
 
 #[cfg(test)]

@@ -133,7 +133,6 @@ pub struct World {
     cycles: Cycles,
     slots: Slots,
     index: SpatialIndex,
-    perm: Vec<u32>,
     order_scratch: OrderScratch,
     /// Rows appended or moved by spawns and despawns since the last re-sort: past
     /// [`tick::RESORT_AFTER_DISTURBED`], the next tick re-sorts early (with the k-d tree).
@@ -198,7 +197,6 @@ impl World {
             cycles: Cycles::default(),
             slots: Slots::new(crate::agents::WorldTag::fresh()),
             index,
-            perm: Vec::new(),
             order_scratch: OrderScratch::default(),
             disturbed: 0,
             scratch: Vec::new(),

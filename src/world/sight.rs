@@ -52,21 +52,16 @@ impl World {
         &self.sight_events
     }
 
-    /// Move the leader-sight marks with their rows after a re-sort (new row `k` = old
-    /// row `perm[k]`), so that the next sight events compare each agent with itself.
-    pub(super) fn permute_sight_marks(&mut self) {
+    /// Move the leader-sight marks with their rows after a re-sort, along the
+    /// cycles the columns were moved by (in `keys`), so that the next sight events
+    /// compare each agent with itself.
+    pub(super) fn permute_sight_marks(&mut self, keys: &[u64]) {
         if self.sighted_by.is_empty() {
             return;
         }
-        let prev = &mut self.sight.previous;
-        prev.clear();
-        prev.extend(self.perm.iter().map(|&r| {
-            self.sighted_by
-                .get(r as usize)
-                .copied()
-                .unwrap_or(NO_LEADER)
-        }));
-        std::mem::swap(prev, &mut self.sighted_by);
+        // Rows past its end are in no sight.
+        self.sighted_by.resize(self.cols.len(), NO_LEADER);
+        self.cycles.apply(keys, &mut self.sighted_by);
     }
 
     /// Compare the marks with the tick before's (`previous`, row-aligned) and list

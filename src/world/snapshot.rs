@@ -206,12 +206,11 @@ impl World {
         // Keep this world's working buffers, so that the ticks after a restore (every
         // frame, in rollback networking) do not allocate and touch them afresh. Their
         // contents are never read before a tick rebuilds them: the index from the
-        // positions, the re-sort's order and cycles, the steering and leader
+        // positions, the re-sort's keys and cycles, the steering and leader
         // sight scratch.
         if restored.index.kind() == self.index.kind() {
             std::mem::swap(&mut restored.index, &mut self.index);
         }
-        std::mem::swap(&mut restored.perm, &mut self.perm);
         std::mem::swap(&mut restored.order_scratch, &mut self.order_scratch);
         std::mem::swap(&mut restored.cycles, &mut self.cycles);
         std::mem::swap(&mut restored.scratch, &mut self.scratch);

@@ -348,6 +348,8 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut Ste
     gather_chunk(ctx, first..first + out.len(), s);
     // No group walks while the walker column is empty: a scratch state stands in.
     let mut idle = WalkerState::default();
+    // The neighbour total, summed by the workers (integers: exact in any order).
+    let mut neighbours = 0u64;
     let mut k = 0;
     while k < out.len() {
         let row = first + k;
@@ -363,7 +365,7 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut Ste
                 rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
             ) {
-                steer_four(ctx, row, program, (o, r, m), s);
+                neighbours += steer_four(ctx, row, program, (o, r, m), s);
                 k = end;
                 continue;
             }
@@ -373,12 +375,12 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: ChunkMut<'_>, s: &mut Ste
             memory: &mut memory[k],
             walker: walker.get_mut(k).unwrap_or(&mut idle),
         };
-        out[k] = steer_one(ctx, row, m, s);
+        let (o, seen) = steer_one(ctx, row, m, s);
+        out[k] = o;
+        neighbours += u64::from(seen);
         k += 1;
     }
-    // The neighbour total, summed by the workers (integers: exact in any order)
-    // rather than by a serial pass afterwards.
-    out.iter().map(|o| u64::from(o.neighbours)).sum::<u64>()
+    neighbours
 }
 
 /// With the k-d tree, one index query for the chunk's candidates (the grid is scanned

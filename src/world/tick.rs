@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::error::{positive, Result};
-use crate::spatial::{spatial_order, IndexKind};
+use crate::spatial::{spatial_keys, IndexKind};
 
 use super::World;
 
@@ -134,12 +134,11 @@ impl World {
         }
         self.disturbed = 0;
         crate::zone!("spatial re-sort");
-        spatial_order(&self.cols.pos, &mut self.perm, &mut self.order_scratch);
-        // The cycles are recorded in the sort's spare buffer, idle until the next sort.
-        std::mem::swap(self.order_scratch.spare(), &mut self.cycles.rows);
-        self.cols.permute(&self.perm, &mut self.cycles);
-        std::mem::swap(self.order_scratch.spare(), &mut self.cycles.rows);
-        self.permute_sight_marks();
+        let mut scratch = std::mem::take(&mut self.order_scratch);
+        let keys = spatial_keys(&self.cols.pos, &mut scratch);
+        self.cols.permute(keys, &mut self.cycles);
+        self.permute_sight_marks(keys);
+        self.order_scratch = scratch;
         for (row, &id) in self.cols.id.iter().enumerate() {
             self.slots.set_row(id, row as u32);
         }
