@@ -2,7 +2,9 @@
 //! PNG (APNG) when the file's name ends in `.png` or `.apng`. Each frame is the
 //! scene with every agent as a dot of its group's colour with a tick showing
 //! its heading, squad leaders ringed, and a header with the tick, the time and
-//! the legend.
+//! the legend. The view is the scene's, fixed before the run (the profile's
+//! `bounds`, or what it places): an agent that wanders out of it is not drawn
+//! until it comes back.
 //!
 //! Frames are encoded as they are drawn, so memory holds two frames whatever
 //! the run's length. Colours come from one fixed palette (each drawn colour
