@@ -165,6 +165,16 @@ fn same_seed_gives_byte_identical_csv_on_1_and_2_threads() {
     assert!(files[0] == files[1], "1 and 2 threads wrote different CSV");
 }
 
+/// A PNG's first frame: its size, channels per pixel and pixels.
+fn png_pixels(file: &std::path::Path) -> ((u32, u32), usize, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(file).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(frame.buffer_size());
+    ((frame.width, frame.height), frame.color_type.samples(), buf)
+}
+
 #[test]
 fn png_has_the_requested_size() {
     let dir = scratch("png");
@@ -184,15 +194,10 @@ fn png_has_the_requested_size() {
             ])
             .arg(&file),
     );
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let info = reader.info();
-    assert_eq!((info.width, info.height), (320, 200));
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let frame = reader.next_frame(&mut buf).unwrap();
+    let (size, channels, buf) = png_pixels(&file);
+    assert_eq!(size, (320, 200));
     // Not a blank picture: several distinct colours.
-    let channels = frame.color_type.samples();
-    let mut colours: Vec<&[u8]> = buf[..frame.buffer_size()].chunks(channels).collect();
+    let mut colours: Vec<&[u8]> = buf.chunks(channels).collect();
     colours.sort();
     colours.dedup();
     assert!(colours.len() > 10);
@@ -605,14 +610,7 @@ fn waiting_for_a_profiler_without_the_client_is_refused() {
 #[test]
 fn debug_agent_draws_one_agents_geometry_into_the_picture() {
     let dir = scratch("debug-agent");
-    let read = |file: &std::path::Path| {
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(file).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        reader.next_frame(&mut buf).unwrap();
-        buf
-    };
+    let read = |file: &std::path::Path| png_pixels(file).2;
     let run = |extra: &[&str], file: &std::path::Path| {
         throng()
             .args([

@@ -293,6 +293,20 @@ pub(crate) fn own_path(route: &[u32], row: usize) -> Option<usize> {
         .map(|r| r as usize)
 }
 
+/// The entry of `row` in a `target2` column (a row past the end of an empty
+/// column: no agent has a second target).
+#[inline]
+pub(crate) fn second_target(target2: &[Target], row: usize) -> Target {
+    target2.get(row).copied().unwrap_or(Target::None)
+}
+
+/// The entry of `row` in an `offset` column (a row past the end of an empty
+/// column: every offset is zero).
+#[inline]
+pub(crate) fn formation_offset(offset: &[Vec2], row: usize) -> Vec2 {
+    offset.get(row).copied().unwrap_or(Vec2::ZERO)
+}
+
 /// The entry of `row` in a `preferred` column (NaN: not host-driven; a row past the
 /// end of an empty column: no agent is).
 #[inline]
@@ -370,12 +384,12 @@ impl Columns {
 
     /// The second target of the agent in `row`.
     pub(crate) fn target2(&self, row: usize) -> Target {
-        self.target2.get(row).copied().unwrap_or(Target::None)
+        second_target(self.target2.rows(), row)
     }
 
     /// The formation offset of the agent in `row`.
     pub(crate) fn offset(&self, row: usize) -> Vec2 {
-        self.offset.get(row).copied().unwrap_or(Vec2::ZERO)
+        formation_offset(self.offset.rows(), row)
     }
 
     /// The first row holding a value no spawn accepts (a non-finite position,

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::agents::{AgentId, Target};
+use crate::agents::{AgentId, Cycles, Target};
 use crate::behaviours::leader::{ahead_point, in_leader_sight, LeaderView};
 use crate::behaviours::targeting::Body;
 
@@ -50,18 +50,6 @@ impl World {
     #[must_use]
     pub fn sight_events(&self) -> &[SightEvent] {
         &self.sight_events
-    }
-
-    /// Move the leader-sight marks with their rows after a re-sort, along the
-    /// cycles the columns were moved by (in `keys`), so that the next sight events
-    /// compare each agent with itself.
-    pub(super) fn permute_sight_marks(&mut self, keys: &[u64]) {
-        if self.sighted_by.is_empty() {
-            return;
-        }
-        // Rows past its end are in no sight.
-        self.sighted_by.resize(self.cols.len(), NO_LEADER);
-        self.cycles.apply(keys, &mut self.sighted_by);
     }
 
     /// Compare the marks with the tick before's (`previous`, row-aligned) and list
@@ -178,4 +166,21 @@ impl World {
         }
         self.record_sight_events();
     }
+}
+
+/// Move the leader-sight marks (`sighted_by`, of a world of `rows` rows) with their
+/// rows after a re-sort, along the cycles the columns were moved by (in `keys`),
+/// so that the next sight events compare each agent with itself.
+pub(super) fn permute_sight_marks(
+    sighted_by: &mut Vec<AgentId>,
+    rows: usize,
+    cycles: &Cycles,
+    keys: &[u64],
+) {
+    if sighted_by.is_empty() {
+        return;
+    }
+    // Rows past its end are in no sight.
+    sighted_by.resize(rows, NO_LEADER);
+    cycles.apply(keys, sighted_by);
 }

@@ -181,13 +181,13 @@ impl SteerCtx<'_> {
     /// The second target of the agent in `row` (interpose).
     #[inline]
     pub(super) fn target2(&self, row: usize) -> Target {
-        self.target2.get(row).copied().unwrap_or(Target::None)
+        crate::agents::second_target(self.target2, row)
     }
 
     /// The formation offset of the agent in `row` (offset pursuit).
     #[inline]
     pub(super) fn offset(&self, row: usize) -> Vec2 {
-        self.offset.get(row).copied().unwrap_or(Vec2::ZERO)
+        crate::agents::formation_offset(self.offset, row)
     }
 
     /// The host's preferred velocity of the agent in `row`, when it is host-driven.

@@ -134,11 +134,10 @@ impl World {
         }
         self.disturbed = 0;
         crate::zone!("spatial re-sort");
-        let mut scratch = std::mem::take(&mut self.order_scratch);
-        let keys = spatial_keys(&self.cols.pos, &mut scratch);
+        let keys = spatial_keys(&self.cols.pos, &mut self.order_scratch);
         self.cols.permute(keys, &mut self.cycles);
-        self.permute_sight_marks(keys);
-        self.order_scratch = scratch;
+        let rows = self.cols.len();
+        super::sight::permute_sight_marks(&mut self.sighted_by, rows, &self.cycles, keys);
         for (row, &id) in self.cols.id.iter().enumerate() {
             self.slots.set_row(id, row as u32);
         }

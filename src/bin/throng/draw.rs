@@ -500,7 +500,7 @@ impl Header {
     pub fn new(width: u32, height: u32, entries: Vec<Entry>) -> Self {
         let font = if width.min(height) >= 480 { 2 } else { 1 };
         let f = font as f32;
-        let (pad, line_h, gap) = (5.0 * f, 9.0 * f, 10.0 * f);
+        let (pad, line_h, gap) = (Self::PAD * f, Self::LINE * f, 10.0 * f);
         let mut at = Vec::with_capacity(entries.len());
         let mut cursor = Vec2::new(pad, pad + line_h);
         let mut place = |w: f32| {
@@ -523,6 +523,11 @@ impl Header {
             height: bar_at.y + line_h + pad - 4.0 * f,
         }
     }
+
+    /// Margin around the band's text, in font pixels.
+    const PAD: f32 = 5.0;
+    /// Height of a line of the band (a glyph is 5 high), in font pixels.
+    const LINE: f32 = 9.0;
 
     /// Longest scale bar, in font pixels.
     const BAR_MAX: f32 = 60.0;
@@ -602,8 +607,9 @@ impl Header {
         let f = self.font as f32;
         let (w, _) = canvas.size();
         // The title line: from the top down to just above the legend's first line.
-        canvas.fill_rect(Vec2::ZERO, Vec2::new(w as f32, 12.0 * f), PAPER, 1.0);
-        canvas.text(Vec2::splat(5.0 * f), title, self.font, INK);
+        let bottom = (Self::PAD + Self::LINE - 2.0) * f;
+        canvas.fill_rect(Vec2::ZERO, Vec2::new(w as f32, bottom), PAPER, 1.0);
+        canvas.text(Vec2::splat(Self::PAD * f), title, self.font, INK);
     }
 }
 
