@@ -47,8 +47,8 @@ pub struct BatchNeighbours {
     raw_cell: Vec<u32>,
     raw_x: Vec<f32>,
     raw_y: Vec<f32>,
-    /// Candidates kept so far per cell, when a cell overflows ([`MAX_PER_CELL`]).
-    kept: Vec<u32>,
+    /// Scratch of the capping of over-full cells ([`MAX_PER_CELL`], [`cap_cells`]).
+    seen: Vec<u32>,
     /// Match keys of an over-full or sorted list (`(d2, row)` packed), and scratch for
     /// selecting among them.
     keys: Vec<u64>,
@@ -308,13 +308,12 @@ impl BatchNeighbours {
             }
         }
         if c.starts.iter().any(|&k| k as usize > MAX_PER_CELL) {
-            // A cell fuller than bodies can stand: keep its first candidates (in the
-            // tree's order), as the grid keeps its first rows.
-            cap_cells(&mut self.raw_cell, cells, &mut self.kept);
+            // A cell fuller than bodies can stand: keep an even sample of its
+            // candidates (in the tree's order), as the grid does of its rows.
+            cap_cells(&mut self.raw_cell, &c.starts[..cells], &mut self.seen);
             c.starts
                 .iter_mut()
-                .zip(&self.kept)
-                .for_each(|(o, &k)| *o = k.min(MAX_PER_CELL as u32));
+                .for_each(|o| *o = (*o).min(MAX_PER_CELL as u32));
         }
         let mut acc = 0u32;
         for o in &mut c.starts[..cells] {
@@ -414,7 +413,12 @@ impl BatchNeighbours {
         };
         let gathered = self.gathered(positions, row, q.r);
         let hits = &mut self.hits;
-        let found = match &index.inner {
+        // How many rows were found, and the squared radius they are all within: the
+        // query's, or a narrower one that found enough ([`scan_cells`]). Those keep
+        // the nearest by buckets of that radius ([`keep_nearest`]): in a crowd far
+        // denser than the query's radius (a pile spreading out), buckets of the whole
+        // radius put every row in the first, and the selection runs over all of them.
+        let (found, within) = match &index.inner {
             Inner::Grid(g) if g.len() == positions.len() && q.finite => {
                 let cell = g.cell_of(row).unwrap_or(NO_CELL);
                 scan_cells(g.cells(), (cell, q.grid_cells), (probe, q.cap), hits)
@@ -422,7 +426,7 @@ impl BatchNeighbours {
             Inner::KdTree(tree) if gathered => {
                 let local = row - self.rows.start;
                 match self.row_cell.get(local).copied().unwrap_or(NO_CELL) {
-                    STRAY => self.scan_stray(tree, positions, row, q),
+                    STRAY => (self.scan_stray(tree, positions, row, q), q.r2),
                     cell => scan_cells(&self.cands, (cell, self.reach_cells), (probe, q.cap), hits),
                 }
             }
@@ -430,7 +434,7 @@ impl BatchNeighbours {
                 brute::brute_keys(positions, row, q.r, &mut self.keys);
                 hits.clear();
                 hits.extend(self.keys.iter().map(|&k| k as u32));
-                hits.len()
+                (hits.len(), q.r2)
             }
         };
         let found = found.min(self.hits.len());
@@ -438,7 +442,7 @@ impl BatchNeighbours {
             found
         } else {
             let keys = (&mut self.keys, &mut self.select);
-            keep_nearest(positions, p, &mut self.hits[..found], q.cap, q.r2, keys)
+            keep_nearest(positions, p, &mut self.hits[..found], q.cap, within, keys)
         };
         if q.sorted {
             sort_by_distance(positions, p, &mut self.hits[..kept], &mut self.keys);

@@ -13,26 +13,38 @@ use super::{addressable, clean_radius, reach_cells, Bounds, CELL_PER_RADIUS};
 const CELLS_PER_ROW: usize = 4;
 const CELLS_SLACK: usize = 16;
 
-/// The most rows a cell stores (the first in row order); the rest of a fuller cell
-/// are seen by no query, though they still query their own neighbours. Cells are a
-/// little over one neighbour radius wide, and bodies that stand one radius apart fill
-/// a few dozen to a cell at most: only a crowd squeezed far past overlapping (a crowd
-/// spawned on one point, spreading out) reaches the cap, which then bounds every
-/// query's work. The force model's densest bundled crowd (the Circle's disk at its
-/// crossing, over 128 to a cell) stays under it.
+/// The most rows a cell stores; a fuller cell stores this many of its rows, spread
+/// evenly over its entry order ([`cap_cells`]), and the rest are seen by no query,
+/// though they still query their own neighbours. Cells are a little over one
+/// neighbour radius wide, and bodies that stand one radius apart fill a few dozen to
+/// a cell at most: only a crowd squeezed far past overlapping (a crowd spawned on one
+/// point, spreading out) reaches the cap, which then bounds every query's work. The
+/// force model's densest bundled crowd (the Circle's disk at its crossing, over 128 to
+/// a cell) stays under it.
 pub(super) const MAX_PER_CELL: usize = 256;
 
-/// Take out ([`NO_CELL`]) every entry of `cell_of` (cells `0..cells`) past the first
-/// [`MAX_PER_CELL`] of its cell, in entry order; `kept`: scratch. Returns whether any
-/// entry was taken out.
-pub(super) fn cap_cells(cell_of: &mut [u32], cells: usize, kept: &mut Vec<u32>) -> bool {
-    kept.clear();
-    kept.resize(cells, 0);
+/// Take out ([`NO_CELL`]) entries of `cell_of` so that no cell keeps more than
+/// [`MAX_PER_CELL`]; `totals[c]` is how many entries cell `c` has. Of a cell with `t`
+/// entries, the `i`-th (in entry order) is kept when `(i + 1) * MAX_PER_CELL / t`
+/// passes a whole number, which keeps exactly [`MAX_PER_CELL`] spread evenly over the
+/// cell's entries. The entries come in the rows' spatial order, so those kept sample
+/// the whole cell (the cell's first rows would crowd into one corner of it, and the
+/// rows near the other corners would find their nearest neighbours far away). `seen`
+/// is scratch. Returns whether any entry was taken out.
+pub(super) fn cap_cells(cell_of: &mut [u32], totals: &[u32], seen: &mut Vec<u32>) -> bool {
+    seen.clear();
+    seen.resize(totals.len(), 0);
+    let cap = MAX_PER_CELL as u64;
     let mut capped = false;
     for c in cell_of.iter_mut() {
-        if let Some(k) = kept.get_mut(*c as usize) {
-            *k += 1;
-            if *k as usize > MAX_PER_CELL {
+        let (Some(&t), Some(i)) = (totals.get(*c as usize), seen.get_mut(*c as usize)) else {
+            continue;
+        };
+        let t = u64::from(t);
+        if t > cap {
+            let at = u64::from(*i);
+            *i += 1;
+            if (at + 1) * cap / t == at * cap / t {
                 *c = NO_CELL;
                 capped = true;
             }
@@ -249,8 +261,9 @@ pub(super) struct GridIndex {
     /// Per row, when some cell holds more than [`MAX_PER_CELL`] rows: the cell it is
     /// stored in ([`NO_CELL`] for the rows past its first [`MAX_PER_CELL`]).
     stored_cell: Vec<u32>,
-    /// Scratch of that capping: rows kept so far per cell.
-    kept: Vec<u32>,
+    /// Scratch of that capping ([`cap_cells`]): rows per cell, and rows met so far.
+    totals: Vec<u32>,
+    seen: Vec<u32>,
     /// Per block of [`ROW_BLOCK`] rows: its least and greatest cell.
     block_cells: Vec<(u32, u32)>,
 }
@@ -402,9 +415,16 @@ impl GridIndex {
             depth,
         );
         let capped = fullest.iter().any(|&f| f as usize > MAX_PER_CELL) && {
-            // A cell fuller than bodies can stand: store its first rows only.
+            // A cell fuller than bodies can stand: store an even sample of its rows.
             self.stored_cell.clone_from(&self.cell_of);
-            cap_cells(&mut self.stored_cell, cells, &mut self.kept)
+            self.totals.clear();
+            self.totals.resize(cells, 0);
+            for &c in &self.stored_cell {
+                if let Some(t) = self.totals.get_mut(c as usize) {
+                    *t += 1;
+                }
+            }
+            cap_cells(&mut self.stored_cell, &self.totals, &mut self.seen)
         };
         let rows = if capped {
             let rows = Rows {
@@ -528,14 +548,20 @@ mod tests {
         assert_eq!(g.cells.ids.len(), 4 + GROUP);
         g.rebuild(&pts[..1], None, f32::INFINITY);
         assert_eq!((g.cells.cols, g.cells.bands), (1, 1));
-        // A pile past the cap: its first rows are stored.
+        // A pile past the cap: an even sample of its rows is stored. Of 500 rows with
+        // a cap of 256, row i is kept when (i + 1) * 256 / 500 passes a whole number:
+        // rows 1, 3, 5, ..., 41, then 42 (41 * 256 / 500 = 20.99, 42 * 256 / 500 =
+        // 21.5), ..., and the last row, 499.
         g.rebuild(&[Vec2::ZERO; 500], None, 1.0);
         assert_eq!((g.cells.cols, g.cells.bands), (1, 1));
         assert_eq!(g.cells.len(), MAX_PER_CELL);
-        assert_eq!(
-            g.cells.ids[..MAX_PER_CELL],
-            (0..MAX_PER_CELL as u32).collect::<Vec<u32>>()
-        );
+        let kept = &g.cells.ids[..MAX_PER_CELL];
+        assert_eq!(kept[..4], [1, 3, 5, 7]);
+        assert_eq!(kept[19..23], [39, 41, 42, 44]);
+        assert_eq!(kept[MAX_PER_CELL - 1], 499);
+        assert!(kept
+            .windows(2)
+            .all(|w| w[1] - w[0] == 1 || w[1] - w[0] == 2));
     }
 
     #[test]

@@ -44,7 +44,8 @@ fn scan_spans(
 
 /// [`scan_spans`] over the cells within `k` of the cell `cell` of `table`: at fixed
 /// offsets from the cell id for the usual reach of one cell ([`CellTable::spans3`]),
-/// out of line ([`scan_window`]) otherwise.
+/// out of line ([`scan_window`]) otherwise. Returns how many rows it found, and the
+/// squared radius they are all within (the probe's, or the narrower one below).
 ///
 /// A query that will keep only the `cap` nearest of many first scans a narrower
 /// radius, sized from the window's density to hold a quarter more than the cap
@@ -59,25 +60,36 @@ pub(super) fn scan_cells(
     (cell, k): (u32, u32),
     (probe, cap): (Probe, usize),
     hits: &mut Vec<u32>,
-) -> usize {
+) -> (usize, f32) {
     if k != 1 {
-        return scan_window(table, (cell, k), probe, hits);
+        return (scan_window(table, (cell, k), probe, hits), probe.r2);
     }
     let Some(spans) = table.spans3(cell) else {
-        return 0;
+        return (0, probe.r2);
     };
-    if let Some(r2) = narrower(table, &spans, probe.r2, cap) {
+    if let Some(mut r2) = narrower(table, &spans, probe.r2, cap) {
         // The cells within the narrower radius: a subset of the 3 × 3, scanned in the
-        // same order, so what it finds comes in the full scan's order.
-        if let Some((c0, c1, b0, b1)) = table.window_around(probe.p, pad(r2.sqrt())) {
-            let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
-            let found = scan_spans(table.entries(), spans, Probe { r2, ..probe }, hits);
-            if found >= cap {
-                return found;
+        // same order, so what it finds comes in the full scan's order. Where it falls
+        // short (the crowd thins out around the row: the edge of a dense patch), twice
+        // the radius, while that is well inside the full one.
+        loop {
+            if let Some((c0, c1, b0, b1)) = table.window_around(probe.p, pad(r2.sqrt())) {
+                let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
+                let found = scan_spans(table.entries(), spans, Probe { r2, ..probe }, hits);
+                if found >= cap {
+                    return (found, r2);
+                }
+            }
+            r2 *= 4.0;
+            if r2 > 0.25 * probe.r2 {
+                break;
             }
         }
     }
-    scan_spans(table.entries(), spans.into_iter(), probe, hits)
+    (
+        scan_spans(table.entries(), spans.into_iter(), probe, hits),
+        probe.r2,
+    )
 }
 
 /// For a query keeping `cap` of the entries within `r2` around a row whose 3 × 3
@@ -204,8 +216,9 @@ fn grow_hits_cold(hits: &mut Vec<u32>, n: usize) {
     hits.resize(n.next_power_of_two().max(MIN_HITS), 0);
 }
 
-/// Over-full: keep, of `hits`, the `cap` nearest to `p` by `(d2, row)`, in scan order,
-/// at the front; returns how many (`cap`). `keys` and `select` are scratch. Out of
+/// Over-full: keep, of `hits` (all within `r2` of `p`), the `cap` nearest to `p` by
+/// `(d2, row)`, in scan order, at the front; returns how many (`cap`). `keys` and
+/// `select` are scratch. Out of
 /// line: rare for most crowds, and kept out of the kernels that inline the scan.
 #[inline(never)]
 pub(super) fn keep_nearest(

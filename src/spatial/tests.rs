@@ -172,7 +172,7 @@ fn batched_equals_brute_with_stacked_duplicates() {
 fn piles_past_the_cap_bound_every_query() {
     use super::grid::MAX_PER_CELL;
     // 3,000 rows on one point inside a cloud: a query sees at most MAX_PER_CELL of
-    // the pile (with the grid, its first rows), every answer is within the radius
+    // the pile (with the grid, an even sample of its rows), every answer is within the radius
     // and capped, and the same on any thread count.
     let cloud = cloud(21, 2_000, 0);
     let pile_at = cloud[7];
@@ -215,16 +215,23 @@ fn piles_past_the_cap_bound_every_query() {
             }
         }
         if kind == IndexKind::Grid {
-            // The cell's first rows are the ones stored: the cloud's few rows in the
-            // pile's cell, then the pile's first rows, up to the cap.
-            let first = pile.start..pile.start + MAX_PER_CELL as u32;
-            let seen: Vec<u32> = lists[4_500]
+            // The cell stores an even sample of its rows (the cloud's few in the pile's
+            // cell, and the pile's), up to the cap: rows from the whole pile, about
+            // 3,000 / MAX_PER_CELL apart.
+            let mut seen: Vec<u32> = lists[4_500]
                 .iter()
                 .copied()
                 .filter(|i| pile.contains(i))
                 .collect();
-            assert!(seen.iter().all(|i| first.contains(i)), "{seen:?}");
+            seen.sort_unstable();
             assert!(seen.len() >= MAX_PER_CELL - 16, "{}", seen.len());
+            let stride = pile.len() / MAX_PER_CELL + 1;
+            assert!(seen[0] < pile.start + stride as u32, "{seen:?}");
+            assert!(seen[seen.len() - 1] >= pile.end - stride as u32, "{seen:?}");
+            assert!(
+                seen.windows(2).all(|w| (w[1] - w[0]) as usize <= stride),
+                "{seen:?}"
+            );
         }
     }
 }
@@ -239,6 +246,26 @@ fn dense_crowds_under_the_cell_cap_are_exact() {
         .collect();
     check_against_brute(&pts, &[0.3, 1.0], &[10, 1000], &[32, 1000], 1.0);
     check_against_brute(&permuted(&pts), &[1.0], &[1000], &[32], 1.0);
+}
+
+#[test]
+fn edges_of_dense_patches_are_exact() {
+    // A patch far denser than its surroundings: a capped query from its edge finds
+    // fewer than its cap within the narrow radius the window's density suggests, and
+    // widens it (exact all the same); from inside, the nearest are all very near.
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(8);
+    let pts: Vec<Vec2> = (0..500)
+        .map(|i| {
+            let p = Vec2::new(unit(&mut rng), unit(&mut rng));
+            if i < 200 {
+                p * 0.6
+            } else {
+                p * 12.0 - 6.0
+            }
+        })
+        .collect();
+    check_against_brute(&pts, &[1.0, 2.5], &[4, 12, 40], &[32, 1000], 1.0);
+    check_against_brute(&permuted(&pts), &[2.5], &[12], &[32], 1.0);
 }
 
 #[test]
