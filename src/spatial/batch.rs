@@ -48,7 +48,7 @@ pub struct BatchNeighbours {
     raw_x: Vec<f32>,
     raw_y: Vec<f32>,
     /// Scratch of the capping of over-full cells ([`MAX_PER_CELL`], [`cap_cells`]).
-    seen: Vec<u32>,
+    rests: Vec<u32>,
     /// Match keys of an over-full or sorted list (`(d2, row)` packed), and scratch for
     /// selecting among them.
     keys: Vec<u64>,
@@ -310,7 +310,7 @@ impl BatchNeighbours {
         if c.starts.iter().any(|&k| k as usize > MAX_PER_CELL) {
             // A cell fuller than bodies can stand: keep an even sample of its
             // candidates (in the tree's order), as the grid does of its rows.
-            cap_cells(&mut self.raw_cell, &c.starts[..cells], &mut self.seen);
+            cap_cells(&mut self.raw_cell, &c.starts[..cells], &mut self.rests);
             c.starts
                 .iter_mut()
                 .for_each(|o| *o = (*o).min(MAX_PER_CELL as u32));

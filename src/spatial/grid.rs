@@ -25,26 +25,29 @@ pub(super) const MAX_PER_CELL: usize = 256;
 
 /// Take out ([`NO_CELL`]) entries of `cell_of` so that no cell keeps more than
 /// [`MAX_PER_CELL`]; `totals[c]` is how many entries cell `c` has. Of a cell with `t`
-/// entries, the `i`-th (in entry order) is kept when `(i + 1) * MAX_PER_CELL / t`
-/// passes a whole number, which keeps exactly [`MAX_PER_CELL`] spread evenly over the
-/// cell's entries. The entries come in the rows' spatial order, so those kept sample
-/// the whole cell (the cell's first rows would crowd into one corner of it, and the
-/// rows near the other corners would find their nearest neighbours far away). `seen`
-/// is scratch. Returns whether any entry was taken out.
-pub(super) fn cap_cells(cell_of: &mut [u32], totals: &[u32], seen: &mut Vec<u32>) -> bool {
-    seen.clear();
-    seen.resize(totals.len(), 0);
-    let cap = MAX_PER_CELL as u64;
+/// entries, the `i`-th (in entry order, from 0) is kept when `(i + 1) * MAX_PER_CELL /
+/// t` passes a whole number, which keeps exactly [`MAX_PER_CELL`] spread evenly over
+/// the cell's entries. The entries come in the rows' spatial order, so those kept
+/// sample the whole cell (the cell's first rows would crowd into one corner of it,
+/// and the rows near the other corners would find their nearest neighbours far away).
+/// `rests` is scratch: per cell, `i * MAX_PER_CELL mod t` for its next entry `i`,
+/// stepped without a division. Returns whether any entry was taken out.
+pub(super) fn cap_cells(cell_of: &mut [u32], totals: &[u32], rests: &mut Vec<u32>) -> bool {
+    rests.clear();
+    rests.resize(totals.len(), 0);
+    let cap = MAX_PER_CELL as u32;
     let mut capped = false;
     for c in cell_of.iter_mut() {
-        let (Some(&t), Some(i)) = (totals.get(*c as usize), seen.get_mut(*c as usize)) else {
+        let (Some(&t), Some(rest)) = (totals.get(*c as usize), rests.get_mut(*c as usize)) else {
             continue;
         };
-        let t = u64::from(t);
         if t > cap {
-            let at = u64::from(*i);
-            *i += 1;
-            if (at + 1) * cap / t == at * cap / t {
+            // `(i + 1) * cap` passes a multiple of `t` (at most one: cap < t) exactly
+            // when the rest wraps.
+            *rest += cap;
+            if *rest >= t {
+                *rest -= t;
+            } else {
                 *c = NO_CELL;
                 capped = true;
             }
@@ -261,9 +264,9 @@ pub(super) struct GridIndex {
     /// Per row, when some cell holds more than [`MAX_PER_CELL`] rows: the cell it is
     /// stored in ([`NO_CELL`] for the rows past its first [`MAX_PER_CELL`]).
     stored_cell: Vec<u32>,
-    /// Scratch of that capping ([`cap_cells`]): rows per cell, and rows met so far.
+    /// Scratch of that capping ([`cap_cells`]): rows per cell, and the sampling's rests.
     totals: Vec<u32>,
-    seen: Vec<u32>,
+    rests: Vec<u32>,
     /// Per block of [`ROW_BLOCK`] rows: its least and greatest cell.
     block_cells: Vec<(u32, u32)>,
 }
@@ -424,7 +427,7 @@ impl GridIndex {
                     *t += 1;
                 }
             }
-            cap_cells(&mut self.stored_cell, &self.totals, &mut self.seen)
+            cap_cells(&mut self.stored_cell, &self.totals, &mut self.rests)
         };
         let rows = if capped {
             let rows = Rows {
