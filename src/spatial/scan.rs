@@ -67,18 +67,27 @@ pub(super) fn scan_cells(
     let Some(spans) = table.spans3(cell) else {
         return (0, probe.r2);
     };
+    let within = |r2: f32, hits: &mut Vec<u32>| scan_within(table, Probe { r2, ..probe }, hits);
     if let Some(mut r2) = narrower(table, cell, &spans, probe.r2, cap) {
-        // The cells within the narrower radius: a subset of the 3 × 3, scanned in the
-        // same order, so what it finds comes in the full scan's order. Where it falls
-        // short (the crowd thins out around the row: the edge of a dense patch), twice
-        // the radius, while that is well inside the full one.
+        // Where it falls short (the crowd thins out around the row: the edge of a
+        // dense patch), twice the radius, while that is well inside the full one.
         loop {
-            if let Some((c0, c1, b0, b1)) = table.window_around(probe.p, pad(r2.sqrt())) {
-                let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
-                let found = scan_spans(table.entries(), spans, Probe { r2, ..probe }, hits);
-                if found >= cap {
-                    return (found, r2);
+            let found = within(r2, hits);
+            if found >= cap {
+                let want = wanted(cap);
+                if found as f32 > 8.0 * want {
+                    // Far more than the cells' density foretold: the rows crowd into a
+                    // small part of their cells (a pile spreading out). Once, the
+                    // radius that this many foretell, which leaves far fewer to
+                    // choose from; back to this one if that falls short.
+                    let tight = r2 * want / found as f32;
+                    let again = within(tight, hits);
+                    if again >= cap {
+                        return (again, tight);
+                    }
+                    return (within(r2, hits), r2);
                 }
+                return (found, r2);
             }
             r2 *= 4.0;
             if r2 > 0.25 * probe.r2 {
@@ -90,6 +99,18 @@ pub(super) fn scan_cells(
         scan_spans(table.entries(), spans.into_iter(), probe, hits),
         probe.r2,
     )
+}
+
+/// [`scan_spans`] over the cells within the probe's radius (a narrower one than the
+/// query's): a subset of the 3 × 3, scanned in the same order, so what it finds comes
+/// in the full scan's order.
+#[inline(always)]
+fn scan_within(table: &CellTable, probe: Probe, hits: &mut Vec<u32>) -> usize {
+    let Some((c0, c1, b0, b1)) = table.window_around(probe.p, pad(probe.r2.sqrt())) else {
+        return 0;
+    };
+    let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
+    scan_spans(table.entries(), spans, probe, hits)
 }
 
 /// For a query keeping `cap` of the entries within `r2` around a row whose 3 × 3
@@ -118,8 +139,15 @@ fn narrower(
     let count = (count as f32).max(9.0 * own as f32);
     // Entries per unit of area times π.
     let density = count * std::f32::consts::PI / (9.0 * table.side * table.side);
-    let want = 1.25 * cap as f32 + 2.0;
+    let want = wanted(cap);
     (density * r2 > 1.5 * want).then(|| want / density)
+}
+
+/// How many rows a narrower radius aims to hold, for a query keeping `cap`: a
+/// quarter more, plus two.
+#[inline(always)]
+fn wanted(cap: usize) -> f32 {
+    1.25 * cap as f32 + 2.0
 }
 
 /// The wide reach of [`scan_cells`], out of line so that the hot scan keeps one copy of
@@ -278,13 +306,19 @@ pub(super) fn sort_by_distance(positions: &[Vec2], p: Vec2, hits: &mut [u32], ke
     }
 }
 
-/// Buckets of squared distance (as fractions of the squared radius) that
-/// [`kth_smallest`] counts the keys into.
+/// Buckets of squared distance that [`kth_smallest`] counts the keys into.
 const BUCKETS: usize = 32;
 
-/// Longest list [`kth_smallest`] buckets (on the stack); longer ones use a general
-/// selection.
+/// Longest list [`kth_smallest`] buckets in one pass with each key's bucket noted (on
+/// the stack); longer ones recompute the bucket in the compaction.
 const MAX_BUCKETED: usize = 256;
+
+/// A chosen bucket holding more keys than this is bucketed again, over its own keys'
+/// range of distances, up to [`ROUNDS`] rounds in all, before the general selection.
+const MANY: usize = 64;
+
+/// Most bucketing rounds of [`kth_smallest`].
+const ROUNDS: usize = 3;
 
 /// The `k`-th smallest of `keys` (`1 <= k <= keys.len()`), keys whose squared
 /// distances (their high bits) lie within `0..=r2`. `scratch` is reused.
@@ -295,46 +329,112 @@ const MAX_BUCKETED: usize = 256;
 /// are sorted. Branch-free except for that small sort: a general selection over a
 /// crowded window mispredicts a branch for most keys (`circle` 10k: 58.5 → 28.1
 /// mispredicted branches per agent-tick; inlined into [`keep_nearest`], 12 fewer
-/// instructions per agent-tick than called: `docs/optimisations.md`).
+/// instructions per agent-tick than called: `docs/optimisations.md`). When the chosen
+/// bucket still holds more than [`MANY`] (a crowd far denser than the radius puts
+/// nearly every key in the first bucket: a pile spreading out), or the list is longer
+/// than [`MAX_BUCKETED`], buckets over the keys' own range of distances ([`narrow`]).
 #[inline(always)]
 pub(super) fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u64>) -> u64 {
     let k = k.clamp(1, keys.len().max(1));
-    if keys.len() > MAX_BUCKETED {
-        scratch.clear();
-        scratch.extend_from_slice(keys);
-        let (_, &mut kth, _) = scratch.select_nth_unstable(k - 1);
-        return kth;
-    }
-    let scale = BUCKETS as f32 / r2;
-    let mut of = [0u8; MAX_BUCKETED];
-    let mut hist = [0u32; BUCKETS];
-    for (o, &key) in of.iter_mut().zip(keys) {
-        // NaN (a zero radius: every d2 is 0) truncates to bucket 0.
-        let b = ((f32::from_bits((key >> 32) as u32) * scale) as usize).min(BUCKETS - 1);
-        *o = b as u8;
-        hist[b] += 1;
-    }
-    let (mut at, mut below) = ((BUCKETS - 1) as u8, 0usize);
-    for (b, &h) in hist.iter().enumerate() {
-        if below + h as usize >= k {
-            at = b as u8;
-            break;
-        }
-        below += h as usize;
-    }
-    // The keys of that bucket, compacted without a branch into the scratch (its
-    // length is kept between calls, so it is not cleared: only its first `n` entries
-    // are read).
+    // The scratch keeps its length between calls (no clearing writes): only its first
+    // `n` entries are read.
     if scratch.len() < keys.len() {
         scratch.resize(keys.len(), 0);
     }
-    let best = &mut scratch[..keys.len()];
-    let mut n = 0;
-    for (i, (&key, &o)) in keys.iter().zip(&of).enumerate() {
-        best[n.min(i)] = key;
-        n += usize::from(o == at);
+    let (mut n, mut k) = if keys.len() > MAX_BUCKETED {
+        narrow(Some(keys), scratch, (keys.len(), k)).unwrap_or_else(|| {
+            scratch[..keys.len()].copy_from_slice(keys);
+            (keys.len(), k)
+        })
+    } else {
+        let scale = BUCKETS as f32 / r2;
+        let mut of = [0u8; MAX_BUCKETED];
+        let mut hist = [0u32; BUCKETS];
+        for (o, &key) in of.iter_mut().zip(keys) {
+            // NaN (a zero radius: every d2 is 0) truncates to bucket 0.
+            let b = ((f32::from_bits((key >> 32) as u32) * scale) as usize).min(BUCKETS - 1);
+            *o = b as u8;
+            hist[b] += 1;
+        }
+        let (at, below) = chosen(&hist, k);
+        // The keys of that bucket, compacted without a branch into the scratch.
+        let best = &mut scratch[..keys.len()];
+        let mut n = 0;
+        for (i, (&key, &o)) in keys.iter().zip(&of).enumerate() {
+            best[n.min(i)] = key;
+            n += usize::from(o as usize == at);
+        }
+        (n.max(1), (k - below).clamp(1, n.max(1)))
+    };
+    for _ in 1..ROUNDS {
+        if n <= MANY {
+            break;
+        }
+        match narrow(None, scratch, (n, k)) {
+            Some(next) => (n, k) = next,
+            None => break,
+        }
     }
-    let need = (k - below).clamp(1, n.max(1));
-    let (_, &mut kth, _) = best[..n.max(1)].select_nth_unstable(need - 1);
+    let (_, &mut kth, _) = scratch[..n].select_nth_unstable(k - 1);
     kth
+}
+
+/// The bucket where the running count of `hist` reaches `k`, and the count below it.
+#[inline(always)]
+fn chosen(hist: &[u32; BUCKETS], k: usize) -> (usize, usize) {
+    let mut below = 0usize;
+    for (b, &h) in hist.iter().enumerate() {
+        if below + h as usize >= k {
+            return (b, below);
+        }
+        below += h as usize;
+    }
+    (BUCKETS - 1, below)
+}
+
+/// One round of [`kth_smallest`]'s buckets, over the range of squared distances of
+/// the `n` keys it is given, for the `k`-th smallest: the keys of `keys`, compacted
+/// into `scratch`, or (`None`) those at the front of `scratch`, compacted in place.
+/// Returns how many keys are left (at the front of `scratch`) and the rank sought
+/// among them; `None` when every key has the same distance (no bucket tells them
+/// apart), leaving `scratch` as it was.
+#[inline(never)]
+fn narrow(
+    keys: Option<&[u64]>,
+    scratch: &mut [u64],
+    (n, k): (usize, usize),
+) -> Option<(usize, usize)> {
+    // Non-negative floats order as their bits.
+    let (lo, hi) = keys
+        .unwrap_or(&scratch[..n])
+        .iter()
+        .fold((u32::MAX, 0), |(lo, hi), &key| {
+            let d2 = (key >> 32) as u32;
+            (lo.min(d2), hi.max(d2))
+        });
+    if lo >= hi {
+        return None;
+    }
+    let (lo, hi) = (f32::from_bits(lo), f32::from_bits(hi));
+    let scale = BUCKETS as f32 / (hi - lo);
+    // Monotone in the squared distance (a saturating truncation: an infinite scale
+    // makes NaN of `lo` itself, bucket 0), which is all the selection needs.
+    let bucket = |key: u64| {
+        let d2 = f32::from_bits((key >> 32) as u32);
+        (((d2 - lo) * scale) as usize).min(BUCKETS - 1)
+    };
+    let mut hist = [0u32; BUCKETS];
+    for &key in keys.unwrap_or(&scratch[..n]) {
+        hist[bucket(key)] += 1;
+    }
+    let (at, below) = chosen(&hist, k);
+    let mut kept = 0;
+    for i in 0..n {
+        // In place, the write index never passes the read index.
+        let key = keys.map_or(scratch[i], |keys| keys[i]);
+        scratch[kept.min(i)] = key;
+        kept += usize::from(bucket(key) == at);
+    }
+    let kept = kept.max(1);
+    Some((kept, (k - below).clamp(1, kept)))
 }

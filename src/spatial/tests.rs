@@ -560,14 +560,25 @@ fn mismatched_index_and_positions_do_not_panic() {
 fn kth_smallest_matches_a_sort() {
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(11);
     let mut scratch = Vec::new();
-    for case in 0..2000u32 {
+    for case in 0..3000u32 {
         let r2 = [0.0, 1e-6, 2.5, 225.0][case as usize % 4];
-        // Some cases crowd every key into one bucket (equal distances).
-        let same = case % 7 == 0;
-        let n = 1 + (rng.next_u32() % 300) as usize;
+        // Some cases crowd every key into one bucket (equal distances), some into a
+        // sliver of the radius (a pile: several rounds of buckets), some spread
+        // evenly; long lists too.
+        let spread = match case % 7 {
+            0 => 0.0,
+            1 | 2 => 1e-5,
+            3 => 0.03,
+            _ => 1.0,
+        };
+        let n = 1 + (rng.next_u32() % if case % 5 == 0 { 3000 } else { 300 }) as usize;
         let keys: Vec<u64> = (0..n as u32)
             .map(|row| {
-                let d2 = if same { r2 * 0.5 } else { r2 * unit(&mut rng) };
+                let d2 = if spread == 0.0 {
+                    r2 * 0.5
+                } else {
+                    r2 * spread * unit(&mut rng)
+                };
                 scan::dist_key(d2, row)
             })
             .collect();
