@@ -69,27 +69,30 @@ pub(super) fn scan_cells(
     };
     let within = |r2: f32, hits: &mut Vec<u32>| scan_within(table, Probe { r2, ..probe }, hits);
     if let Some(mut r2) = narrower(table, cell, &spans, probe.r2, cap) {
-        // Where it falls short (the crowd thins out around the row: the edge of a
-        // dense patch), twice the radius, while that is well inside the full one.
+        // A radius known to hold the cap, once one has been found too generous.
+        let mut enough = None;
         loop {
             let found = within(r2, hits);
             if found >= cap {
                 let want = wanted(cap);
-                if found as f32 > 8.0 * want {
+                if enough.is_none() && found as f32 > 8.0 * want {
                     // Far more than the cells' density foretold: the rows crowd into a
                     // small part of their cells (a pile spreading out). Once, the
                     // radius that this many foretell, which leaves far fewer to
-                    // choose from; back to this one if that falls short.
-                    let tight = r2 * want / found as f32;
-                    let again = within(tight, hits);
-                    if again >= cap {
-                        return (again, tight);
-                    }
-                    return (within(r2, hits), r2);
+                    // choose from.
+                    enough = Some(r2);
+                    r2 *= want / found as f32;
+                    continue;
                 }
                 return (found, r2);
             }
+            // Short (the crowd thins out around the row: the edge of a dense patch):
+            // twice the radius, while that is well inside the full one, or up to the
+            // one known to be enough.
             r2 *= 4.0;
+            if let Some(enough) = enough.filter(|&e| r2 >= e) {
+                return (within(enough, hits), enough);
+            }
             if r2 > 0.25 * probe.r2 {
                 break;
             }
