@@ -6,9 +6,12 @@
 //! 10k where every agent has its full count of neighbours, as in the pile).
 //!
 //! The bench times ticks only; the churn between ticks is done outside the timing.
+//! Criterion calls the routine once per sample, so every sample starts from a world
+//! freshly set up and times its first ticks (3-30 of them): for the pile, its densest.
 //! Target: no pattern's median tick above twice the plain crowd's. Churn and parked
 //! agents meet it on both indexes; a crowd piled on one point costs more while it
-//! spreads out (README, "Limits").
+//! spreads out (README, "Limits"; the figures in docs/optimisations.md, "Game
+//! patterns").
 
 use std::time::{Duration, Instant};
 
