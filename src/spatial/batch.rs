@@ -49,6 +49,8 @@ pub struct BatchNeighbours {
     raw_y: Vec<f32>,
     /// Scratch of the capping of over-full cells ([`MAX_PER_CELL`], [`cap_cells`]).
     rests: Vec<u32>,
+    /// The over-full cells of the last gather (ids, ascending).
+    over: Vec<u32>,
     /// Match keys of an over-full or sorted list (`(d2, row)` packed), and scratch for
     /// selecting among them.
     keys: Vec<u64>,
@@ -267,6 +269,8 @@ impl BatchNeighbours {
         let cells = stride * stride;
         c.starts.clear();
         c.starts.resize(cells + 1, 0);
+        // Unit velocities are stored after the fill, when the gather asks for them.
+        c.has_unit_vels = false;
         // Counting sort: coordinates and cell of every candidate, counts, ends of cells,
         // then a backwards fill.
         self.raw_x.clear();
@@ -307,13 +311,17 @@ impl BatchNeighbours {
                 *o += 1;
             }
         }
+        self.over.clear();
         if c.starts.iter().any(|&k| k as usize > MAX_PER_CELL) {
             // A cell fuller than bodies can stand: keep an even sample of its
             // candidates (in the tree's order), as the grid does of its rows.
             cap_cells(&mut self.raw_cell, &c.starts[..cells], &mut self.rests);
-            c.starts
-                .iter_mut()
-                .for_each(|o| *o = (*o).min(MAX_PER_CELL as u32));
+            for (cell, o) in c.starts.iter_mut().enumerate() {
+                if *o as usize > MAX_PER_CELL {
+                    *o = MAX_PER_CELL as u32;
+                    self.over.push(cell as u32);
+                }
+            }
         }
         let mut acc = 0u32;
         for o in &mut c.starts[..cells] {
@@ -343,6 +351,9 @@ impl BatchNeighbours {
                 (*sx, *sy, *si) = (x, y, id);
             }
         }
+        // The over-full cells' finer cells (none for most chunks), for narrow queries
+        // inside a pile.
+        c.refine(&self.over);
         self.row_cell
             .extend(positions[rows].iter().zip(&self.strays).map(|(p, &stray)| {
                 if stray {

@@ -39,6 +39,88 @@ pub(super) struct CellTable {
     pub side: f32,
     /// How positions map to cells.
     pub frame: CellFrame,
+    /// The over-full cells' finer cells ([`refine`](Self::refine)), by cell id; empty
+    /// for most fills.
+    pub fine: Vec<Fine>,
+    /// Entry starts of the finer cells: [`FINE`]² + 1 per over-full cell.
+    pub fine_starts: Vec<u32>,
+    /// Scratch of [`refine`](Self::refine) (boxed: most tables never use it).
+    fine_tmp: Box<FineScratch>,
+}
+
+/// Finer cells across an over-full cell (its sample of [`MAX_PER_CELL`] entries, about
+/// four to a finer cell when spread evenly).
+///
+/// [`MAX_PER_CELL`]: super::grid::MAX_PER_CELL
+pub(super) const FINE: usize = 8;
+
+/// An over-full cell's finer cells: [`FINE`] × [`FINE`] squares over its entries'
+/// bounding box, its entries reordered by them (band-major), so that a narrow query
+/// inside a pile reads the few finer cells it reaches instead of the whole cell.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fine {
+    /// The cell's id.
+    pub cell: u32,
+    /// Lower corner of the entries' bounding box, and finer cells per unit.
+    pub origin: Vec2,
+    pub inv: f32,
+    /// Index of the cell's first finer start in `fine_starts`.
+    pub at: u32,
+}
+
+impl Fine {
+    /// Finer cell coordinate of `v` along an axis from `o`: saturating truncation (NaN
+    /// and below to 0), clamped to the last. Monotone in `v`: the same function places
+    /// the entries and bounds a query.
+    #[inline]
+    fn coord(&self, v: f32, o: f32) -> usize {
+        (((v - o) * self.inv) as i32).clamp(0, FINE as i32 - 1) as usize
+    }
+
+    /// Entries per unit of area times π in the 3 × 3 finer cells around `p` (their
+    /// full area, clamped ones included: an estimate).
+    pub fn density_around(&self, table: &CellTable, p: Vec2) -> f32 {
+        if self.inv == 0.0 {
+            return 0.0;
+        }
+        let (x, y) = (
+            self.coord(p.x, self.origin.x),
+            self.coord(p.y, self.origin.y),
+        );
+        let (x0, x1) = (x.saturating_sub(1), (x + 1).min(FINE - 1));
+        let (y0, y1) = (y.saturating_sub(1), (y + 1).min(FINE - 1));
+        let count: usize = (y0..=y1)
+            .map(|y| {
+                let (s, e) = table.fine_span(self, y, x0, x1);
+                e - s
+            })
+            .sum();
+        let cells = ((x1 - x0 + 1) * (y1 - y0 + 1)) as f32;
+        count as f32 * std::f32::consts::PI * self.inv * self.inv / cells
+    }
+
+    /// The finer cells `(x0, x1, y0, y1)` (inclusive) holding every entry within
+    /// `reach` of `p`.
+    #[inline]
+    pub fn window(&self, p: Vec2, reach: f32) -> (usize, usize, usize, usize) {
+        (
+            self.coord(p.x - reach, self.origin.x),
+            self.coord(p.x + reach, self.origin.x),
+            self.coord(p.y - reach, self.origin.y),
+            self.coord(p.y + reach, self.origin.y),
+        )
+    }
+}
+
+/// Reused buffers of [`CellTable::refine`].
+#[derive(Default)]
+struct FineScratch {
+    of: Vec<u8>,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    ids: Vec<u32>,
+    unit_xs: Vec<f32>,
+    unit_ys: Vec<f32>,
 }
 
 /// How a table maps a position to its cell: the function that placed its entries,
@@ -231,6 +313,110 @@ impl CellTable {
         self.cols = 0;
         self.bands = 0;
         self.has_unit_vels = false;
+        self.fine.clear();
+        self.fine_starts.clear();
+    }
+
+    /// Give each of `cells` (ids, ascending: the over-full cells, which store a sample
+    /// of their rows) [`FINE`] × [`FINE`] finer cells over its entries' bounding box,
+    /// reordering its entries by them (a counting sort, stable). The cell keeps the
+    /// same entries, so every scan of whole cells finds the same rows; a narrow scan
+    /// reads only the finer cells it reaches ([`Self::fine_of`]).
+    pub fn refine(&mut self, cells: &[u32]) {
+        self.fine.clear();
+        self.fine_starts.clear();
+        let t = &mut *self.fine_tmp;
+        for &cell in cells {
+            let Some(&[s, e]) = self.starts.get(cell as usize..cell as usize + 2) else {
+                continue;
+            };
+            let (s, e) = (s as usize, e as usize);
+            let (xs, ys) = (&self.xs[s..e], &self.ys[s..e]);
+            // The finite entries' box (a k-d tree's chunk may bin a non-finite
+            // candidate anywhere: it never matches, and lands in a corner here).
+            let (lo, hi) = xs.iter().zip(ys).map(|(&x, &y)| Vec2::new(x, y)).fold(
+                (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+                |(lo, hi), p| {
+                    if p.is_finite() {
+                        (lo.min(p), hi.max(p))
+                    } else {
+                        (lo, hi)
+                    }
+                },
+            );
+            let extent = (hi - lo).max_element();
+            let inv = FINE as f32 / extent;
+            let fine = Fine {
+                cell,
+                origin: if lo.is_finite() { lo } else { Vec2::ZERO },
+                // All entries on one point (or none finite): one finer cell holds them.
+                inv: if inv.is_finite() { inv } else { 0.0 },
+                at: self.fine_starts.len() as u32,
+            };
+            t.of.clear();
+            t.of.extend(xs.iter().zip(ys).map(|(&x, &y)| {
+                (fine.coord(y, fine.origin.y) * FINE + fine.coord(x, fine.origin.x)) as u8
+            }));
+            let mut counts = [0u32; FINE * FINE + 1];
+            for &k in &t.of {
+                counts[k as usize + 1] += 1;
+            }
+            let mut acc = s as u32;
+            for c in &mut counts {
+                acc += *c;
+                *c = acc;
+            }
+            // counts[k] is now the start of finer cell k (counts[0] = s).
+            self.fine_starts.extend_from_slice(&counts);
+            let n = e - s;
+            let unit = self.has_unit_vels;
+            for (buf, from) in [(&mut t.xs, &self.xs), (&mut t.ys, &self.ys)] {
+                buf.clear();
+                buf.extend_from_slice(&from[s..e]);
+            }
+            t.ids.clear();
+            t.ids.extend_from_slice(&self.ids[s..e]);
+            if unit {
+                t.unit_xs.clear();
+                t.unit_xs.extend_from_slice(&self.unit_xs[s..e]);
+                t.unit_ys.clear();
+                t.unit_ys.extend_from_slice(&self.unit_ys[s..e]);
+            }
+            let mut next = counts;
+            for i in 0..n {
+                let k = t.of[i] as usize;
+                let at = next[k] as usize;
+                next[k] += 1;
+                self.xs[at] = t.xs[i];
+                self.ys[at] = t.ys[i];
+                self.ids[at] = t.ids[i];
+                if unit {
+                    self.unit_xs[at] = t.unit_xs[i];
+                    self.unit_ys[at] = t.unit_ys[i];
+                }
+            }
+            self.fine.push(fine);
+        }
+    }
+
+    /// The finer cells of the cell `cell`, when it has them.
+    #[inline]
+    pub fn fine_of(&self, cell: usize) -> Option<&Fine> {
+        let i = self
+            .fine
+            .binary_search_by_key(&(cell as u32), |f| f.cell)
+            .ok()?;
+        self.fine.get(i)
+    }
+
+    /// The entries of finer cells `x0..=x1` of finer band `y` of `fine`: one span.
+    #[inline]
+    pub fn fine_span(&self, fine: &Fine, y: usize, x0: usize, x1: usize) -> (usize, usize) {
+        let at = fine.at as usize + y * FINE;
+        (
+            self.fine_starts[at + x0] as usize,
+            self.fine_starts[at + x1 + 1] as usize,
+        )
     }
 }
 
@@ -330,6 +516,44 @@ mod tests {
         assert_eq!(t.window(NO_CELL, 1), None);
         // A border cell is no row's cell.
         assert_eq!(t.window(0, 1), None);
+    }
+
+    #[test]
+    fn refining_a_cell_orders_its_entries_by_finer_cell() {
+        // One cell (id 4 of a 1 × 1 table) with four entries on the corners of the
+        // unit square: finer cells are 1/8 wide over that box, so (0, 0) is in finer
+        // cell 0, (1, 0) in 7 (clamped to the last column), (0, 1) in 56 and (1, 1)
+        // in 63. Stored as (1, 1), (0, 1), (1, 0), (0, 0), they come out in that
+        // order of finer cells, unit velocities alongside.
+        let mut t = CellTable {
+            cols: 1,
+            bands: 1,
+            ..CellTable::default()
+        };
+        t.starts = vec![0, 0, 0, 0, 0, 4, 4, 4, 4, 4];
+        t.size_entries(4);
+        t.size_unit_vels(true);
+        for (i, (x, y)) in [(1.0, 1.0), (0.0, 1.0), (1.0, 0.0), (0.0, 0.0)]
+            .into_iter()
+            .enumerate()
+        {
+            (t.xs[i], t.ys[i], t.ids[i]) = (x, y, 10 + i as u32);
+            t.unit_xs[i] = i as f32;
+        }
+        t.refine(&[4]);
+        assert_eq!(t.ids[..4], [13, 12, 11, 10]);
+        assert_eq!(t.unit_xs[..4], [3.0, 2.0, 1.0, 0.0]);
+        let fine = *t.fine_of(4).unwrap();
+        assert_eq!((fine.origin, fine.inv), (Vec2::ZERO, 8.0));
+        assert_eq!(t.fine_span(&fine, 0, 0, 7), (0, 2));
+        assert_eq!(t.fine_span(&fine, 0, 1, 7), (1, 2));
+        assert_eq!(t.fine_span(&fine, 7, 0, 0), (2, 3));
+        assert_eq!(t.fine_span(&fine, 7, 0, 7), (2, 4));
+        // A query box around (1, 1) of reach 0.1 reaches only the last finer cell.
+        assert_eq!(fine.window(Vec2::ONE, 0.1), (7, 7, 7, 7));
+        assert!(t.fine_of(5).is_none());
+        t.clear();
+        assert!(t.fine.is_empty() && t.fine_starts.is_empty());
     }
 
     #[test]

@@ -267,6 +267,8 @@ pub(super) struct GridIndex {
     /// Scratch of that capping ([`cap_cells`]): rows per cell, and the sampling's rests.
     totals: Vec<u32>,
     rests: Vec<u32>,
+    /// The over-full cells (ids, ascending), when some are.
+    over: Vec<u32>,
     /// Per block of [`ROW_BLOCK`] rows: its least and greatest cell.
     block_cells: Vec<(u32, u32)>,
 }
@@ -469,6 +471,14 @@ impl GridIndex {
             out,
             (totals, depth),
         );
+        if capped {
+            // The over-full cells' finer cells, for narrow queries inside a pile.
+            self.over.clear();
+            self.over.extend(
+                (0..cells as u32).filter(|&c| self.totals[c as usize] as usize > MAX_PER_CELL),
+            );
+            table.refine(&self.over);
+        }
     }
 
     /// Cell ranges `(cx0, cx1, cy0, cy1)` (inclusive) covering the box `min..max`

@@ -248,6 +248,9 @@ pub struct SpatialIndex {
     inner: Inner,
 }
 
+// One per world, built once and matched in place, never moved about: the size of the
+// larger variant costs nothing, and boxing it would add a load to every query.
+#[allow(clippy::large_enum_variant)]
 enum Inner {
     KdTree(KdTreeIndex),
     Grid(GridIndex),

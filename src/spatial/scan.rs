@@ -68,7 +68,7 @@ pub(super) fn scan_cells(
         return (0, probe.r2);
     };
     let within = |r2: f32, hits: &mut Vec<u32>| scan_within(table, Probe { r2, ..probe }, hits);
-    if let Some(mut r2) = narrower(table, cell, &spans, probe.r2, cap) {
+    if let Some(mut r2) = narrower(table, (cell, probe.p), &spans, probe.r2, cap) {
         // A radius known to hold the cap, once one has been found too generous.
         let mut enough = None;
         loop {
@@ -109,11 +109,56 @@ pub(super) fn scan_cells(
 /// in the full scan's order.
 #[inline(always)]
 fn scan_within(table: &CellTable, probe: Probe, hits: &mut Vec<u32>) -> usize {
-    let Some((c0, c1, b0, b1)) = table.window_around(probe.p, pad(probe.r2.sqrt())) else {
+    let reach = pad(probe.r2.sqrt());
+    let Some((c0, c1, b0, b1)) = table.window_around(probe.p, reach) else {
         return 0;
     };
+    if !table.fine.is_empty() {
+        return scan_within_fine(table, (c0, c1, b0, b1), probe, hits);
+    }
     let spans = (b0..=b1).map(|b| table.span(b, c0, c1));
     scan_spans(table.entries(), spans, probe, hits)
+}
+
+/// [`scan_within`] when some cells are over-full and have finer cells
+/// ([`CellTable::refine`]): those are read only where the probe's reach meets them,
+/// the other cells of each band in runs as usual. The same rows as scanning the whole
+/// cells, in an order that is a function of the positions alone. Out of line: only
+/// crowds far denser than bodies can stand come here.
+#[inline(never)]
+fn scan_within_fine(
+    table: &CellTable,
+    (c0, c1, b0, b1): (usize, usize, usize, usize),
+    probe: Probe,
+    hits: &mut Vec<u32>,
+) -> usize {
+    let reach = pad(probe.r2.sqrt());
+    let mut found = 0;
+    for b in b0..=b1 {
+        let mut c = c0;
+        while c <= c1 {
+            if let Some(fine) = table.fine_of(table.cell_id(c, b)) {
+                let (x0, x1, y0, y1) = fine.window(probe.p, reach);
+                for y in y0..=y1 {
+                    let (s, e) = table.fine_span(fine, y, x0, x1);
+                    grow_hits(hits, found + (e - s) + GROUP);
+                    found = scan_span(table.entries(), (s, e), probe, hits, found);
+                }
+                c += 1;
+                continue;
+            }
+            // A run of cells without finer ones: one span.
+            let mut end = c;
+            while end < c1 && table.fine_of(table.cell_id(end + 1, b)).is_none() {
+                end += 1;
+            }
+            let (s, e) = table.span(b, c, end);
+            grow_hits(hits, found + (e - s) + GROUP);
+            found = scan_span(table.entries(), (s, e), probe, hits, found);
+            c = end + 1;
+        }
+    }
+    found
 }
 
 /// For a query keeping `cap` of the entries within `r2` around a row whose 3 × 3
@@ -129,7 +174,7 @@ fn scan_within(table: &CellTable, probe: Probe, hits: &mut Vec<u32>) -> usize {
 #[inline(always)]
 fn narrower(
     table: &CellTable,
-    cell: u32,
+    (cell, p): (u32, Vec2),
     spans: &[(usize, usize); 3],
     r2: f32,
     cap: usize,
@@ -141,7 +186,13 @@ fn narrower(
         .map_or(0, |s| s[1] - s[0]);
     let count = (count as f32).max(9.0 * own as f32);
     // Entries per unit of area times π.
-    let density = count * std::f32::consts::PI / (9.0 * table.side * table.side);
+    let mut density = count * std::f32::consts::PI / (9.0 * table.side * table.side);
+    if !table.fine.is_empty() {
+        // An over-full cell's finer cells tell the density where the row stands.
+        if let Some(fine) = table.fine_of(cell as usize) {
+            density = density.max(fine.density_around(table, p));
+        }
+    }
     let want = wanted(cap);
     (density * r2 > 1.5 * want).then(|| want / density)
 }

@@ -269,6 +269,66 @@ fn edges_of_dense_patches_are_exact() {
 }
 
 #[test]
+fn queries_inside_a_pile_find_the_nearest_of_what_its_cells_store() {
+    // 4,000 rows in a blob a fraction of a cell wide, densest at its middle (far past
+    // the cell cap: the cells store an even sample, with finer cells), and a sparse
+    // cloud around it. Every capped query, wherever it stands, keeps exactly the
+    // nearest of the stored rows, as a brute force over them does; on any thread count.
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(12);
+    let pts: Vec<Vec2> = (0..4_500)
+        .map(|i| {
+            let (a, b, c, d) = (
+                unit(&mut rng),
+                unit(&mut rng),
+                unit(&mut rng),
+                unit(&mut rng),
+            );
+            if i < 4_000 {
+                Vec2::new(a + b - 1.0, c + d - 1.0) * 0.3
+            } else {
+                Vec2::new(a, b) * 16.0 - 8.0
+            }
+        })
+        .collect();
+    let mut index = SpatialIndex::new(IndexKind::Grid);
+    index.rebuild(&pts, None, 1.0);
+    let Inner::Grid(g) = &index.inner else {
+        unreachable!("a grid")
+    };
+    let table = g.cells();
+    let stored: Vec<u32> = table.ids[..table.len()].to_vec();
+    assert!(stored.len() < pts.len() && !table.fine.is_empty());
+    for cap in [1, 4, 12, 40] {
+        let lists = by_distance(&pts, scanned(&index, &pts, 32, 1.0, cap));
+        for (row, list) in lists.iter().enumerate() {
+            let p = pts[row];
+            let mut keys: Vec<u64> = stored
+                .iter()
+                .filter(|&&j| j as usize != row)
+                .filter_map(|&j| {
+                    let q = pts[j as usize];
+                    let d2 = super::dist2(p.x, p.y, q.x, q.y);
+                    (d2 <= 1.0).then(|| scan::dist_key(d2, j))
+                })
+                .collect();
+            keys.sort_unstable();
+            let want: Vec<u32> = keys.iter().take(cap).map(|&k| k as u32).collect();
+            assert_eq!(list, &want, "cap {cap} row {row}");
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let again = pool.install(|| {
+        let mut index = SpatialIndex::new(IndexKind::Grid);
+        index.rebuild(&pts, None, 1.0);
+        scanned(&index, &pts, 32, 1.0, 12)
+    });
+    assert_eq!(again, scanned(&index, &pts, 32, 1.0, 12));
+}
+
+#[test]
 fn crowds_past_the_cell_cap_bound_every_query() {
     use super::grid::MAX_PER_CELL;
     // 3,000 distinct rows in a square a quarter of a cell wide: no query sees more
