@@ -35,6 +35,24 @@
 //! Every superset argument (ball, box, cells) uses a radius padded against rounding
 //! and monotone cell functions, so the candidate sets always contain every row that the
 //! exact test accepts; the tests compare the scan with [`brute_neighbours`].
+//!
+//! A capped query first scans a narrower radius sized from the density of the cells
+//! around the row, widening it (or, when it found far more than foretold, narrowing it
+//! once) until it holds the cap: the cap nearest within the full radius are then all
+//! among what it found, so the answer is the same as the full scan's.
+//!
+//! # Crowds denser than bodies can stand
+//!
+//! The contract above holds while no cell holds more than 256 rows (`grid::MAX_PER_CELL`;
+//! cells are a little over one radius wide, and bodies one radius apart fill a few dozen).
+//! A fuller cell — a crowd spawned on one point, spreading out — stores an even sample of
+//! 256 of its rows (`grid::cap_cells`), which every query then sees in place of the whole
+//! cell: the answer is the cap nearest of the stored rows, still a function of the
+//! positions alone (never of the thread count), but not of every row. Such a cell also
+//! gets 8 × 8 finer cells over its sample (`cells::CellTable::refine`), so that a narrow
+//! query inside the pile reads a few of them instead of the whole cell. With the tree,
+//! each chunk's candidates are sampled the same way, so the two indexes may keep
+//! different rows there.
 
 mod batch;
 mod brute;
