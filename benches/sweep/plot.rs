@@ -13,16 +13,91 @@ pub(crate) const PALETTE: &[&str] = &[
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 ];
 
+/// A line plot's page: its size and the margins around the plotting area (the y
+/// labels left, the title above, the x labels below, the legend right).
+#[derive(Clone, Copy)]
+struct Frame {
+    w: f64,
+    h: f64,
+    left: f64,
+    top: f64,
+    /// The plotting area's width and height.
+    pw: f64,
+    ph: f64,
+}
+
+impl Frame {
+    /// The line plots' frame, `h` high.
+    fn lines(h: f64) -> Self {
+        let (w, left, right, top, bottom) = (860.0, 80.0, 190.0, 56.0, 64.0);
+        Self {
+            w,
+            h,
+            left,
+            top,
+            pw: w - left - right,
+            ph: h - top - bottom,
+        }
+    }
+
+    /// The axes along the left and bottom of the plotting area, with their titles:
+    /// agents (log scale) across, `y_title` up.
+    fn axes(&self, s: &mut String, y_title: &str) {
+        let Self {
+            h,
+            left,
+            top,
+            pw,
+            ph,
+            ..
+        } = *self;
+        let _ = writeln!(
+            s,
+            "<path d=\"M{left} {top} V{:.1} H{:.1}\" fill=\"none\" stroke=\"black\"/>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">agents (log scale)</text>\n\
+             <text transform=\"translate(22 {:.1}) rotate(-90)\" text-anchor=\"middle\">\
+             {y_title}</text>",
+            top + ph,
+            left + pw,
+            left + pw / 2.0,
+            h - 18.0,
+            top + ph / 2.0
+        );
+    }
+
+    /// Series `i`'s line through `points` (plot coordinates), a dot at each, and its
+    /// entry in the legend.
+    fn series(&self, s: &mut String, i: usize, label: &str, points: &[(f64, f64)]) {
+        let (colour, dash) = series_style(i, label);
+        let line: Vec<String> = points
+            .iter()
+            .map(|(a, b)| format!("{a:.1},{b:.1}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
+            line.join(" ")
+        );
+        for (a, b) in points {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{a:.1}\" cy=\"{b:.1}\" r=\"3\" fill=\"{colour}\"/>"
+            );
+        }
+        let at = (
+            self.left + self.pw + 20.0,
+            self.top + 10.0 + 22.0 * i as f64,
+        );
+        legend_entry(s, at, i, label);
+    }
+}
+
 /// The scaling plot: ns per agent-tick against agents (log scale).
 pub(crate) fn render_svg(r: &Results) -> String {
-    const W: f64 = 860.0;
-    const H: f64 = 520.0;
-    const LEFT: f64 = 80.0;
-    const RIGHT: f64 = 190.0;
-    const TOP: f64 = 56.0;
-    const BOTTOM: f64 = 64.0;
-    let pw = W - LEFT - RIGHT;
-    let ph = H - TOP - BOTTOM;
+    let f = Frame::lines(520.0);
+    let Frame {
+        left, top, pw, ph, ..
+    } = f;
     let points: Vec<(usize, f64)> = r
         .series
         .iter()
@@ -38,14 +113,14 @@ pub(crate) fn render_svg(r: &Results) -> String {
     let ymax_data = points.iter().map(|p| p.1).fold(0.0, f64::max);
     let ystep = nice_step(ymax_data.max(1.0) / 5.0);
     let ymax = ((ymax_data / ystep).ceil() * ystep).max(ystep);
-    let x = |n: f64| LEFT + (n.log10() - lx0) / (lx1 - lx0) * pw;
-    let y = |v: f64| TOP + ph - v / ymax * ph;
+    let x = |n: f64| left + (n.log10() - lx0) / (lx1 - lx0) * pw;
+    let y = |v: f64| top + ph - v / ymax * ph;
 
     let mut s = String::new();
     page(
         &mut s,
-        (W, H),
-        LEFT + pw / 2.0,
+        (f.w, f.h),
+        left + pw / 2.0,
         "throng: cost per agent-tick against crowd size",
         &machine_line(r),
     );
@@ -55,14 +130,14 @@ pub(crate) fn render_svg(r: &Results) -> String {
         let yy = y(v);
         let _ = writeln!(
             s,
-            "<line x1=\"{LEFT}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" \
+            "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" \
              stroke=\"#e4e4e4\"/>",
-            LEFT + pw
+            left + pw
         );
         let _ = writeln!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            LEFT - 8.0,
+            left - 8.0,
             yy + 4.0,
             trim_float(v)
         );
@@ -73,71 +148,33 @@ pub(crate) fn render_svg(r: &Results) -> String {
         let xx = x(t as f64);
         let _ = writeln!(
             s,
-            "<line x1=\"{xx:.1}\" y1=\"{TOP}\" x2=\"{xx:.1}\" y2=\"{:.1}\" \
+            "<line x1=\"{xx:.1}\" y1=\"{top}\" x2=\"{xx:.1}\" y2=\"{:.1}\" \
              stroke=\"#e4e4e4\"/>",
-            TOP + ph
+            top + ph
         );
         let _ = writeln!(
             s,
             "<line x1=\"{xx:.1}\" y1=\"{:.1}\" x2=\"{xx:.1}\" y2=\"{:.1}\" \
              stroke=\"black\"/>",
-            TOP + ph,
-            TOP + ph + 5.0
+            top + ph,
+            top + ph + 5.0
         );
         let _ = writeln!(
             s,
             "<text x=\"{xx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            TOP + ph + 19.0,
+            top + ph + 19.0,
             fmt_agents(t)
         );
     }
-    // Axes and their titles.
-    let _ = writeln!(
-        s,
-        "<path d=\"M{LEFT} {TOP} V{:.1} H{:.1}\" fill=\"none\" stroke=\"black\"/>",
-        TOP + ph,
-        LEFT + pw
-    );
-    let _ = writeln!(
-        s,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">agents (log scale)</text>",
-        LEFT + pw / 2.0,
-        H - 18.0
-    );
-    let _ = writeln!(
-        s,
-        "<text transform=\"translate(22 {:.1}) rotate(-90)\" text-anchor=\"middle\">\
-         ns per agent-tick (median)</text>",
-        TOP + ph / 2.0
-    );
+    f.axes(&mut s, "ns per agent-tick (median)");
     // One polyline per series, with a dot at each measurement, and the legend.
     for (i, se) in r.series.iter().enumerate() {
-        let (colour, dash) = series_style(i, &se.label);
-        let pts: Vec<String> = se
+        let points: Vec<(f64, f64)> = se
             .rows
             .iter()
-            .map(|m| format!("{:.1},{:.1}", x(m.agents as f64), y(m.ns_per_agent_tick())))
+            .map(|m| (x(m.agents as f64), y(m.ns_per_agent_tick())))
             .collect();
-        let _ = writeln!(
-            s,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" \
-             stroke-width=\"2\"{dash}/>",
-            pts.join(" ")
-        );
-        for m in &se.rows {
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{colour}\"/>",
-                x(m.agents as f64),
-                y(m.ns_per_agent_tick())
-            );
-        }
-        legend_entry(
-            &mut s,
-            (LEFT + pw + 20.0, TOP + 10.0 + 22.0 * i as f64),
-            i,
-            &se.label,
-        );
+        f.series(&mut s, i, &se.label, &points);
     }
     let _ = writeln!(s, "</svg>");
     s
@@ -269,13 +306,10 @@ fn decades(lo: f64, hi: f64) -> Vec<f64> {
 /// (16.7 and 33.3 ms) across it, so the crowd a frame can afford reads off
 /// where a line crosses them.
 pub(crate) fn render_budget_svg(r: &Results) -> String {
-    const W: f64 = 860.0;
-    const H: f64 = 540.0;
-    const LEFT: f64 = 80.0;
-    const RIGHT: f64 = 190.0;
-    const TOP: f64 = 56.0;
-    const BOTTOM: f64 = 64.0;
-    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
+    let f = Frame::lines(540.0);
+    let Frame {
+        left, top, pw, ph, ..
+    } = f;
     let ms: Vec<(usize, f64)> = r
         .series
         .iter()
@@ -299,14 +333,14 @@ pub(crate) fn render_budget_svg(r: &Results) -> String {
     let ys = decades(lowest, highest);
     let (lx0, lx1) = (xs[0].log10(), xs[xs.len() - 1].log10());
     let (ly0, ly1) = (ys[0].log10(), ys[ys.len() - 1].log10());
-    let x = |n: f64| LEFT + (n.log10() - lx0) / (lx1 - lx0) * pw;
-    let y = |v: f64| TOP + ph - (v.log10() - ly0) / (ly1 - ly0) * ph;
+    let x = |n: f64| left + (n.log10() - lx0) / (lx1 - lx0) * pw;
+    let y = |v: f64| top + ph - (v.log10() - ly0) / (ly1 - ly0) * ph;
 
     let mut s = String::new();
     page(
         &mut s,
-        (W, H),
-        LEFT + pw / 2.0,
+        (f.w, f.h),
+        left + pw / 2.0,
         "throng: milliseconds per tick against crowd size",
         &machine_line(r),
     );
@@ -315,10 +349,10 @@ pub(crate) fn render_budget_svg(r: &Results) -> String {
         let _ =
             writeln!(
             s,
-            "<line x1=\"{LEFT}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#e4e4e4\"/>\n\
+            "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#e4e4e4\"/>\n\
              <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            LEFT + pw,
-            LEFT - 8.0,
+            left + pw,
+            left - 8.0,
             yy + 4.0,
             if v < 1.0 { format!("{v}") } else { format!("{v:.0}") }
         );
@@ -327,10 +361,10 @@ pub(crate) fn render_budget_svg(r: &Results) -> String {
         let xx = x(t);
         let _ = writeln!(
             s,
-            "<line x1=\"{xx:.1}\" y1=\"{TOP}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#e4e4e4\"/>\n\
+            "<line x1=\"{xx:.1}\" y1=\"{top}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#e4e4e4\"/>\n\
              <text x=\"{xx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            TOP + ph,
-            TOP + ph + 19.0,
+            top + ph,
+            top + ph + 19.0,
             fmt_agents(t as usize)
         );
     }
@@ -338,53 +372,24 @@ pub(crate) fn render_budget_svg(r: &Results) -> String {
         let yy = y(budget);
         let _ = writeln!(
             s,
-            "<line x1=\"{LEFT}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#b00\" \
+            "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#b00\" \
              stroke-dasharray=\"8 4\"/>\n<text x=\"{:.1}\" y=\"{:.1}\" fill=\"#b00\" \
              text-anchor=\"end\">{} ms ({label})</text>",
-            LEFT + pw,
-            LEFT + pw - 4.0,
+            left + pw,
+            left + pw - 4.0,
             yy - 5.0,
             trim_float(budget)
         );
     }
-    let _ = writeln!(
-        s,
-        "<path d=\"M{LEFT} {TOP} V{:.1} H{:.1}\" fill=\"none\" stroke=\"black\"/>\n\
-         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">agents (log scale)</text>\n\
-         <text transform=\"translate(22 {:.1}) rotate(-90)\" text-anchor=\"middle\">\
-         ms per tick (median, log scale)</text>",
-        TOP + ph,
-        LEFT + pw,
-        LEFT + pw / 2.0,
-        H - 18.0,
-        TOP + ph / 2.0
-    );
+    f.axes(&mut s, "ms per tick (median, log scale)");
     for (i, se) in r.series.iter().enumerate() {
-        let (colour, dash) = series_style(i, &se.label);
-        let pts: Vec<(f64, f64)> = se
+        let points: Vec<(f64, f64)> = se
             .rows
             .iter()
             .filter(|m| m.total > 0.0)
             .map(|m| (x(m.agents as f64), y(m.total / 1e6)))
             .collect();
-        let line: Vec<String> = pts.iter().map(|(a, b)| format!("{a:.1},{b:.1}")).collect();
-        let _ = writeln!(
-            s,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
-            line.join(" ")
-        );
-        for (a, b) in pts {
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{a:.1}\" cy=\"{b:.1}\" r=\"3\" fill=\"{colour}\"/>"
-            );
-        }
-        legend_entry(
-            &mut s,
-            (LEFT + pw + 20.0, TOP + 10.0 + 22.0 * i as f64),
-            i,
-            &se.label,
-        );
+        f.series(&mut s, i, &se.label, &points);
     }
     let _ = writeln!(s, "</svg>");
     s
