@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use glam::Vec2;
 
-use super::cells::{copy_unit_vels, CellFrame, CellTable, NO_CELL};
+use super::cells::{chunk_coord, copy_unit_vels, CellFrame, CellTable, NO_CELL};
 use super::grid::{cap_cells, MAX_PER_CELL};
 use super::kdtree::KdTreeIndex;
 use super::scan::{keep_nearest, scan_cells, sort_by_distance, Probe};
@@ -253,9 +253,8 @@ impl BatchNeighbours {
         let n1 = ((span / side) as usize + 1).min(max_side_cells as usize + 1);
         let (ox, oy, inv) = (centre.x - ball_r, centre.y - ball_r, 1.0 / side);
         let top = (n1 - 1) as i32;
-        // Truncation (saturating, NaN to 0), then clamping: monotone in `v`, and every
-        // cell at least one unit wide.
-        let cell = |v: f32, o: f32| (((v - o) * inv) as i32).max(0).min(top) as u32;
+        // Every cell at least one unit wide (cell ids fit `u32`).
+        let cell = |v: f32, o: f32| chunk_coord(v, o, inv, n1) as u32;
         c.cols = n1;
         c.bands = n1;
         c.side = side;

@@ -74,7 +74,7 @@ impl Fine {
     /// the entries and bounds a query.
     #[inline]
     fn coord(&self, v: f32, o: f32) -> usize {
-        (((v - o) * self.inv) as i32).clamp(0, FINE as i32 - 1) as usize
+        chunk_coord(v, o, self.inv, FINE)
     }
 
     /// Entries per unit of area times π in the 3 × 3 finer cells around `p` (their
@@ -245,9 +245,7 @@ impl CellTable {
                 ))
             }
             CellFrame::Chunk { origin, inv } => {
-                let at = |v: f32, o: f32, n: usize| {
-                    (((v - o) * inv) as i32).max(0).min(n as i32 - 1) as usize
-                };
+                let at = |v: f32, o: f32, n: usize| chunk_coord(v, o, inv, n);
                 Some((
                     at(lo.x, origin.x, self.cols),
                     at(hi.x, origin.x, self.cols),
@@ -441,6 +439,16 @@ pub(super) fn cell_coord(v: f64, origin: f64, inv: f64, top: f64) -> usize {
     // `t` is not NaN here: a plain compare caps it (`min` would also handle NaN).
     let t = if t < top { t } else { top };
     t as u32 as usize
+}
+
+/// Cell coordinate of `v` along an axis from `origin`, at `inv` cells per unit, of
+/// `n >= 1` cells: truncation (saturating, NaN to 0), then clamping into `0..n`.
+/// Monotone in `v`, so a row inside a queried interval is in the interval's cells.
+/// A chunk's cells ([`CellFrame::Chunk`]) and the finer cells ([`Fine`]) use it; the
+/// grid's cells use [`cell_coord`].
+#[inline]
+pub(super) fn chunk_coord(v: f32, origin: f32, inv: f32, n: usize) -> usize {
+    (((v - origin) * inv) as i32).max(0).min(n as i32 - 1) as usize
 }
 
 /// `unit_xs[i]`, `unit_ys[i]`: the unit velocity of row `ids[i]` among `unit_vels` (zero
