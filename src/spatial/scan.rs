@@ -133,29 +133,29 @@ fn scan_within_fine(
     hits: &mut Vec<u32>,
 ) -> usize {
     let reach = pad(probe.r2.sqrt());
+    let mut scan = |(s, e): (usize, usize), found: usize| {
+        grow_hits(hits, found + (e - s) + GROUP);
+        scan_span(table.entries(), (s, e), probe, hits, found)
+    };
     let mut found = 0;
     for b in b0..=b1 {
-        let mut c = c0;
-        while c <= c1 {
-            if let Some(fine) = table.fine_of(table.cell_id(c, b)) {
-                let (x0, x1, y0, y1) = fine.window(probe.p, reach);
-                for y in y0..=y1 {
-                    let (s, e) = table.fine_span(fine, y, x0, x1);
-                    grow_hits(hits, found + (e - s) + GROUP);
-                    found = scan_span(table.entries(), (s, e), probe, hits, found);
-                }
-                c += 1;
+        // The cells without finer ones in runs, one span each.
+        let mut run = c0;
+        for c in c0..=c1 {
+            let Some(fine) = table.fine_of(table.cell_id(c, b)) else {
                 continue;
+            };
+            if run < c {
+                found = scan(table.span(b, run, c - 1), found);
             }
-            // A run of cells without finer ones: one span.
-            let mut end = c;
-            while end < c1 && table.fine_of(table.cell_id(end + 1, b)).is_none() {
-                end += 1;
+            let (x0, x1, y0, y1) = fine.window(probe.p, reach);
+            for y in y0..=y1 {
+                found = scan(table.fine_span(fine, y, x0, x1), found);
             }
-            let (s, e) = table.span(b, c, end);
-            grow_hits(hits, found + (e - s) + GROUP);
-            found = scan_span(table.entries(), (s, e), probe, hits, found);
-            c = end + 1;
+            run = c + 1;
+        }
+        if run <= c1 {
+            found = scan(table.span(b, run, c1), found);
         }
     }
     found
