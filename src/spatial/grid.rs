@@ -262,7 +262,7 @@ pub(super) struct GridIndex {
     /// Per row: its cell id in `cells`, or [`NO_CELL`].
     cell_of: Vec<u32>,
     /// Per row, when some cell holds more than [`MAX_PER_CELL`] rows: the cell it is
-    /// stored in ([`NO_CELL`] for the rows past its first [`MAX_PER_CELL`]).
+    /// stored in ([`NO_CELL`] for the rows left out of its sample: [`cap_cells`]).
     stored_cell: Vec<u32>,
     /// Scratch of that capping ([`cap_cells`]): rows per cell, and the sampling's rests.
     totals: Vec<u32>,
