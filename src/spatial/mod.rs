@@ -264,6 +264,17 @@ const CORE_MIN_ROWS: usize = 64;
 /// rebuild: each rebuild allocates the new tree (and frees the previous one).
 pub struct SpatialIndex {
     inner: Inner,
+    /// Which build this is: unique among all the builds of all indexes in the process
+    /// (a [`BatchNeighbours`] keeps a gather only while the index it was made over is
+    /// the same build).
+    build: u64,
+}
+
+/// A number no other build of any index has had ([`SpatialIndex::build`]).
+fn next_build() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static BUILDS: AtomicU64 = AtomicU64::new(1);
+    BUILDS.fetch_add(1, Ordering::Relaxed)
 }
 
 // One per world, built once and matched in place, never moved about: the size of the
@@ -282,7 +293,10 @@ impl SpatialIndex {
             IndexKind::KdTree => Inner::KdTree(KdTreeIndex::default()),
             IndexKind::Grid => Inner::Grid(GridIndex::default()),
         };
-        Self { inner }
+        Self {
+            inner,
+            build: next_build(),
+        }
     }
 
     /// Which structure this index is.
@@ -316,6 +330,7 @@ impl SpatialIndex {
     /// at [`BatchNeighbours::gather`]). May use rayon internally; the result does not
     /// depend on the thread count.
     pub fn rebuild(&mut self, positions: &[Vec2], unit_vels: Option<&[Vec2]>, cell_hint: f32) {
+        self.build = next_build();
         match &mut self.inner {
             Inner::KdTree(t) => {
                 crate::zone!("k-d tree build");

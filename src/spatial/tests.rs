@@ -329,6 +329,62 @@ fn queries_inside_a_pile_find_the_nearest_of_what_its_cells_store() {
 }
 
 #[test]
+fn chunks_of_a_pile_share_their_blocks_gather_and_answer_as_if_alone() {
+    // 3,000 rows piled within a fraction of the radius (a third on one point): with
+    // the k-d tree, every chunk's gather would hold the whole pile, so the chunks of a
+    // block share one. Chunks taken in a scrambled order (as workers take them) by one
+    // scratch answer exactly as each chunk gathered by a fresh scratch; and a new
+    // build of the index over moved positions is never answered from the old gather.
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(21);
+    let pile = |rng: &mut Xoshiro128PlusPlus, shift: f32| -> Vec<Vec2> {
+        let pts: Vec<Vec2> = (0..3_000)
+            .map(|i| {
+                let (a, b) = (unit(rng), unit(rng));
+                let off = if i % 3 == 0 {
+                    Vec2::ZERO
+                } else {
+                    Vec2::new(a, b) * 0.4
+                };
+                Vec2::splat(5.0 + shift) + off
+            })
+            .collect();
+        permuted(&pts)
+    };
+    let (r, cap) = (2.0, 12);
+    let chunks: Vec<Range<usize>> = (0..3_000)
+        .step_by(CHUNK_ROWS)
+        .map(|s| s..(s + CHUNK_ROWS).min(3_000))
+        .collect();
+    let mut order: Vec<usize> = (0..chunks.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.next_u32() as usize % (i + 1));
+    }
+    let mut index = SpatialIndex::new(IndexKind::KdTree);
+    let mut shared = BatchNeighbours::default();
+    let mut shared_gathers = 0;
+    for shift in [0.0, 10.0] {
+        let pts = pile(&mut rng, shift);
+        index.rebuild(&pts, None, r);
+        let q = NeighbourQuery::within(&index, r).at_most(cap);
+        // The second pass starts where the first ended: in the block last gathered.
+        for &c in &order {
+            let rows = chunks[c].clone();
+            shared.gather(&index, &pts, rows.clone(), r, None);
+            shared_gathers += usize::from(shared.shares_block());
+            let mut alone = BatchNeighbours::default();
+            alone.gather(&index, &pts, rows.clone(), r, None);
+            for row in rows {
+                let want = alone.scan(&index, &pts, row, &q).to_vec();
+                assert_eq!(shared.scan(&index, &pts, row, &q), &want[..], "row {row}");
+                assert_eq!(want.len(), cap);
+            }
+        }
+        order.reverse();
+    }
+    assert!(shared_gathers == 2 * chunks.len(), "{shared_gathers}");
+}
+
+#[test]
 fn crowds_past_the_cell_cap_bound_every_query() {
     use super::grid::MAX_PER_CELL;
     // 3,000 distinct rows in a square a quarter of a cell wide: no query sees more
@@ -632,16 +688,24 @@ fn kth_smallest_matches_a_sort() {
             _ => 1.0,
         };
         let n = 1 + (rng.next_u32() % if case % 5 == 0 { 3000 } else { 300 }) as usize;
-        let keys: Vec<u64> = (0..n as u32)
-            .map(|row| {
+        // Rows as a gather finds them: consecutive, or a sparse sample of a crowd, in
+        // any order.
+        let stride = [1, 39, 1_000_003][case as usize % 3];
+        let mut keys: Vec<u64> = (0..n as u32)
+            .map(|i| {
                 let d2 = if spread == 0.0 {
                     r2 * 0.5
                 } else {
                     r2 * spread * unit(&mut rng)
                 };
-                scan::dist_key(d2, row)
+                scan::dist_key(d2, i * stride + rng.next_u32() % stride.min(7))
             })
             .collect();
+        if case % 2 == 0 {
+            for i in (1..n).rev() {
+                keys.swap(i, rng.next_u32() as usize % (i + 1));
+            }
+        }
         let mut sorted = keys.clone();
         sorted.sort_unstable();
         let k = 1 + (rng.next_u32() as usize % n);
