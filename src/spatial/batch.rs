@@ -142,8 +142,12 @@ impl BatchNeighbours {
     /// a k-d tree, one index query for the whole chunk (radius `r` around every row of
     /// the chunk, i.e. `r` plus the chunk's extent around its centre). With
     /// `unit_vels` (the rows' unit velocities), the candidates also store theirs, for
-    /// `candidates`. `index` must have been rebuilt over
-    /// `positions`.
+    /// `candidates`. `index` must have been rebuilt over `positions`.
+    ///
+    /// A chunk of an aligned block of 1024 rows that all lie within `r` of the block's
+    /// centre (a pile) gathers the whole block, and the block's other chunks reuse
+    /// that gather until the index is rebuilt: the answers are those a fresh scratch
+    /// would give.
     pub fn gather(
         &mut self,
         index: &SpatialIndex,

@@ -52,7 +52,8 @@
 //! gets 8 × 8 finer cells over its sample (`cells::CellTable::refine`), so that a narrow
 //! query inside the pile reads a few of them instead of the whole cell. With the tree,
 //! each chunk's candidates are sampled the same way, so the two indexes may keep
-//! different rows there.
+//! different rows there; and the chunks of a block of 1024 rows all within one radius of
+//! its centre share one gather (`batch::block`), since each would gather the whole pile.
 
 mod batch;
 mod brute;
