@@ -27,8 +27,9 @@ use crate::math::{truncate, wrap_angle};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Integrator {
-    /// Velocity first, then position with the new velocity (the update of seeds
-    /// 001 and 002). Stable and the usual choice for steering.
+    /// Velocity first, then position with the new velocity (the update of the
+    /// Reynolds/Buckland steering and leader-following tutorials). Stable and the
+    /// usual choice for steering.
     #[default]
     SemiImplicitEuler,
     /// Millington's Newton-Euler-1: position with the old velocity, dropping the

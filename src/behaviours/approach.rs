@@ -9,7 +9,7 @@
 //!
 //! [`pick_next_waypoint`] is the original sample's procedure; [`approach_step`] drives an agent
 //! with it (one [`WalkerState`] per agent), either waypoint by waypoint or, as the
-//! seed suggests for more natural motion, along a centripetal Catmull-Rom spline
+//! original suggests for more natural motion, along a centripetal Catmull-Rom spline
 //! through a few waypoints picked ahead ([`catmull_rom_centripetal`]).
 //!
 //! The original sample seeds its generator from the clock; here every draw comes from the

@@ -76,7 +76,7 @@ pub struct LeaderParams {
     /// tutorial's `arrive(behind, 50)`.
     pub slowing_radius: f32,
     /// How the follower evades the leader when in its sight. Default: always
-    /// (infinite threat range), as the seed.
+    /// (infinite threat range), as in the tutorial.
     pub evade: EvadeParams,
 }
 
