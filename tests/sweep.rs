@@ -73,6 +73,8 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
         "## The peers' benchmark",
         "## Which neighbour index to pick",
         "## Speed targets",
+        "## What games do to a crowd",
+        "-- patterns/",
         "docs/optimisations.md",
         "cargo bench --bench sweep",
     ] {

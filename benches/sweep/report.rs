@@ -357,6 +357,18 @@ pub(crate) fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
     render_index_choice(&mut s, r);
     render_targets(&mut s, r);
 
+    let _ = writeln!(s, "## What games do to a crowd\n");
+    let _ = writeln!(
+        s,
+        "This sweep times crowds laid out as their profiles say. What games do to them \
+         (despawning and spawning a share of the crowd every tick, agents parked far \
+         away, a crowd spawned on one point) is timed against the plain crowd in the \
+         same run by `cargo bench --bench throng -- patterns/`; its figures, and what \
+         a crowd packed denser than bodies can stand costs, are in \
+         [docs/optimisations.md]({}) (\"Game patterns\") and the README's limits.\n",
+        relative_link(Path::new("docs/optimisations.md"), out)
+    );
+
     let _ = writeln!(s, "## What each optimisation bought\n");
     let _ = writeln!(
         s,
