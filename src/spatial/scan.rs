@@ -406,7 +406,7 @@ pub(super) fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u6
         let mut hist = [0u32; BUCKETS];
         for (o, &key) in of.iter_mut().zip(keys) {
             // NaN (a zero radius: every d2 is 0) truncates to bucket 0.
-            let b = ((f32::from_bits((key >> 32) as u32) * scale) as usize).min(BUCKETS - 1);
+            let b = bucket_of(f32::from_bits((key >> 32) as u32) * scale);
             *o = b as u8;
             hist[b] += 1;
         }
@@ -431,6 +431,16 @@ pub(super) fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u6
     }
     let (_, &mut kth, _) = scratch[..n].select_nth_unstable(k - 1);
     kth
+}
+
+/// The bucket of a scaled distance `x` (`0..BUCKETS` for `0..=BUCKETS`): truncated,
+/// saturating, NaN to 0, the top bucket for anything beyond. Through `u32`: the
+/// saturating conversion to `usize` costs x86-64 about twice the instructions (it has
+/// no unsigned 64-bit conversion), and this runs once per key (circle 10k, 1 thread:
+/// 4593 → 4495 instructions per agent-tick; `docs/optimisations.md`).
+#[inline(always)]
+fn bucket_of(x: f32) -> usize {
+    (x as u32).min(BUCKETS as u32 - 1) as usize
 }
 
 /// The bucket where the running count of `hist` reaches `k`, and the count below it.
@@ -475,7 +485,7 @@ fn narrow(
     // makes NaN of `lo` itself, bucket 0), which is all the selection needs.
     let bucket = |key: u64| {
         let d2 = f32::from_bits((key >> 32) as u32);
-        (((d2 - lo) * scale) as usize).min(BUCKETS - 1)
+        bucket_of((d2 - lo) * scale)
     };
     let mut hist = [0u32; BUCKETS];
     for &key in keys.unwrap_or(&scratch[..n]) {
