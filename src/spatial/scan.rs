@@ -315,8 +315,8 @@ fn grow_hits_cold(hits: &mut Vec<u32>, n: usize) {
 
 /// Over-full: keep, of `hits` (all within `r2` of `p`), the `cap` nearest to `p` by
 /// `(d2, row)`, in scan order, at the front; returns how many (`cap`). `keys` and
-/// `select` are scratch. Out of
-/// line: rare for most crowds, and kept out of the kernels that inline the scan.
+/// `select` are scratch. Out of line: rare for most crowds, and kept out of the
+/// kernels that inline the scan.
 #[inline(never)]
 pub(super) fn keep_nearest(
     positions: &[Vec2],
