@@ -61,8 +61,9 @@ const PARALLEL_MIN: usize = 16_384;
 
 /// Rows per block of the cell pass, which notes each block's least and greatest cell:
 /// the fill of a range of cells reads only the blocks that reach into it. With the rows
-/// in the spatial order a block is a compact patch, within one band of cells (one
-/// worker's range) unless it lies across a band's edge.
+/// in the grid's own order (`order::grid_keys`) a block holds a run of consecutive
+/// cells, in one worker's range unless it lies across the edge of two; along the
+/// Hilbert curve (`spatial_order`), a compact patch.
 const ROW_BLOCK: usize = 2048;
 
 /// Whether the block with least and greatest cell `span` may hold rows of the cells
@@ -246,6 +247,85 @@ fn fill_cells(
     );
 }
 
+/// Where a grid over a set of positions lays its cells: over the bulk of the finite
+/// positions, about `cell_hint` wide (grown until the cell count is bounded), with an
+/// empty border one cell wide. [`GridIndex::rebuild`] fills the cells of this frame;
+/// [`super::order::grid_keys`] orders rows by them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GridFrame {
+    /// Lower corner of the cells.
+    origin: [f64; 2],
+    /// Inverse cell side, and the side.
+    inv: f64,
+    side: f64,
+    /// Cells across and bands of cells, border excluded.
+    cols: usize,
+    bands: usize,
+    /// [`last_cell`] of `cols` and of `bands`.
+    top: [f64; 2],
+}
+
+impl GridFrame {
+    /// The frame of a grid over `positions` with cells of about `cell_hint`; `None`
+    /// when no position is finite.
+    pub(super) fn over(positions: &[Vec2], cell_hint: f32) -> Option<Self> {
+        let (all, finite) = Bounds::of_all(positions);
+        // Cells over the bulk of the crowd: rows parked far outside it are clamped into
+        // its edge cells (clamping is 1-Lipschitz, so no neighbour is lost) instead of
+        // stretching every cell over the crowd and the outliers alike.
+        let b = Bounds::core(positions, all?);
+
+        // Cell size: from the hint, grown until the cell count is bounded.
+        let w = f64::from(b.max.x) - f64::from(b.min.x);
+        let h = f64::from(b.max.y) - f64::from(b.min.y);
+        let max_cells = (CELLS_PER_ROW
+            .saturating_mul(finite)
+            .saturating_add(CELLS_SLACK))
+        .min(u32::MAX as usize - 1);
+        let max_cells_f = max_cells as f64;
+        let hint = f64::from(clean_radius(cell_hint)) * CELL_PER_RADIUS;
+        let mut side = hint
+            .max(w / max_cells_f)
+            .max(h / max_cells_f)
+            .max((w * h / max_cells_f).sqrt());
+        if !(side > 0.0 && side.is_finite()) {
+            // All finite rows at one coordinate (or a zero hint on a degenerate extent).
+            side = (w.max(h)).max(1.0);
+        }
+        let (cols, bands) = loop {
+            let nx = (w / side).floor() + 1.0;
+            let ny = (h / side).floor() + 1.0;
+            if (nx + 2.0) * (ny + 2.0) <= max_cells_f {
+                break (nx as usize, ny as usize);
+            }
+            side *= 1.25;
+        };
+        Some(Self {
+            origin: [f64::from(b.min.x), f64::from(b.min.y)],
+            inv: 1.0 / side,
+            side,
+            cols,
+            bands,
+            top: [last_cell(cols), last_cell(bands)],
+        })
+    }
+
+    /// The id of the cell `p` is in ([`NO_CELL`] when a coordinate is not finite).
+    /// Branch-free: the cell of a non-finite position is computed (clamped into range)
+    /// and then replaced.
+    #[inline]
+    pub(super) fn cell(&self, p: Vec2) -> u32 {
+        let cx = cell_coord(f64::from(p.x), self.origin[0], self.inv, self.top[0]);
+        let cy = cell_coord(f64::from(p.y), self.origin[1], self.inv, self.top[1]);
+        let c = ((cy + 1) * (self.cols + 2) + cx + 1) as u32;
+        if p.is_finite() {
+            c
+        } else {
+            NO_CELL
+        }
+    }
+}
+
 /// Counting-sorted uniform grid.
 #[derive(Default)]
 pub(super) struct GridIndex {
@@ -290,45 +370,16 @@ impl GridIndex {
         let n = positions.len();
         self.len = n;
         self.cells.clear();
-        let (Some(all), finite) = Bounds::of_all(positions) else {
+        let Some(frame) = GridFrame::over(positions, cell_hint) else {
             self.cells.starts.push(0);
             return;
         };
-        // Cells over the bulk of the crowd: rows parked far outside it are clamped into
-        // its edge cells (clamping is 1-Lipschitz, so no neighbour is lost) instead of
-        // stretching every cell over the crowd and the outliers alike.
-        let b = Bounds::core(positions, all);
-
-        // Cell size: from the hint, grown until the cell count is bounded.
-        let w = f64::from(b.max.x) - f64::from(b.min.x);
-        let h = f64::from(b.max.y) - f64::from(b.min.y);
-        let max_cells = (CELLS_PER_ROW
-            .saturating_mul(finite)
-            .saturating_add(CELLS_SLACK))
-        .min(u32::MAX as usize - 1);
-        let max_cells_f = max_cells as f64;
-        let hint = f64::from(clean_radius(cell_hint)) * CELL_PER_RADIUS;
-        let mut side = hint
-            .max(w / max_cells_f)
-            .max(h / max_cells_f)
-            .max((w * h / max_cells_f).sqrt());
-        if !(side > 0.0 && side.is_finite()) {
-            // All finite rows at one coordinate (or a zero hint on a degenerate extent).
-            side = (w.max(h)).max(1.0);
-        }
-        let (nx, ny) = loop {
-            let nx = (w / side).floor() + 1.0;
-            let ny = (h / side).floor() + 1.0;
-            if (nx + 2.0) * (ny + 2.0) <= max_cells_f {
-                break (nx as usize, ny as usize);
-            }
-            side *= 1.25;
-        };
+        let (nx, ny) = (frame.cols, frame.bands);
         self.cells.cols = nx;
         self.cells.bands = ny;
-        self.origin = [f64::from(b.min.x), f64::from(b.min.y)];
-        self.inv = 1.0 / side;
-        self.cells.side = side as f32;
+        self.origin = frame.origin;
+        self.inv = frame.inv;
+        self.cells.side = frame.side as f32;
         self.cells.frame = CellFrame::Grid {
             origin: self.origin,
             inv: self.inv,
@@ -340,22 +391,9 @@ impl GridIndex {
             self.cell_of.resize(n, NO_CELL);
         }
         self.cell_of.truncate(n);
-        let (ox, oy, inv) = (self.origin[0], self.origin[1], self.inv);
-        let (top_x, top_y) = (last_cell(nx), last_cell(ny));
-        // Branch-free: the cell of a non-finite position is computed (clamped into
-        // range) and then replaced. A `move` closure: its constants live in registers
-        // rather than being reloaded through references for every row.
-        let stride = nx + 2;
-        let cell = move |p: &Vec2| -> u32 {
-            let cx = cell_coord(f64::from(p.x), ox, inv, top_x);
-            let cy = cell_coord(f64::from(p.y), oy, inv, top_y);
-            let c = ((cy + 1) * stride + cx + 1) as u32;
-            if p.is_finite() {
-                c
-            } else {
-                NO_CELL
-            }
-        };
+        // A copy in the closure: its constants live in registers rather than being
+        // reloaded through references for every row.
+        let cell = move |p: &Vec2| frame.cell(*p);
         // One block of rows: each row's cell, and the block's least and greatest.
         let block = move |cells: &mut [u32], points: &[Vec2]| -> (u32, u32) {
             let (mut least, mut greatest) = (NO_CELL, 0);
@@ -627,6 +665,66 @@ mod tests {
             assert_eq!(rows.iter().min(), Some(&least));
             assert_eq!(rows.iter().max(), Some(&greatest));
         }
+    }
+
+    #[test]
+    fn rows_in_the_grids_own_order_are_stored_in_row_order() {
+        // Clusters, a parked outlier and non-finite rows, over PARALLEL_MIN: ordered by
+        // `grid_keys`, a grid built over the same positions stores row `e` as entry `e`
+        // (the counting sort writes in order), the non-finite rows come last, and the
+        // order is the same on 1 and 3 threads.
+        let mut rng = crate::rng::agent_rng(9, 9);
+        let mut pts: Vec<Vec2> = (0..PARALLEL_MIN + 1_234)
+            .map(|i| {
+                let u = crate::rng::uniform(&mut rng, 0.0, 300.0);
+                let v = crate::rng::uniform(&mut rng, 0.0, 300.0);
+                if i % 5 == 0 {
+                    Vec2::new(u * 0.1, v * 0.1)
+                } else {
+                    Vec2::new(u, v)
+                }
+            })
+            .collect();
+        pts[5] = Vec2::NAN;
+        pts[999] = Vec2::new(1.0, f32::NEG_INFINITY);
+        pts[2_000] = Vec2::splat(1e6);
+        let order = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut scratch = crate::spatial::OrderScratch::new();
+            pool.install(|| {
+                let keys = crate::spatial::grid_keys(&pts, 2.0, &mut scratch);
+                keys.iter().map(|&k| k as u32).collect::<Vec<u32>>()
+            })
+        };
+        let perm = order(1);
+        assert_eq!(perm, order(3));
+        let mut seen = perm.clone();
+        seen.sort_unstable();
+        assert!(seen.iter().enumerate().all(|(i, &r)| r as usize == i));
+        let sorted: Vec<Vec2> = perm.iter().map(|&r| pts[r as usize]).collect();
+        let mut g = GridIndex::default();
+        g.rebuild(&sorted, None, 2.0);
+        let m = g.cells.starts[g.cells.cells()] as usize;
+        assert_eq!(m, pts.len() - 2);
+        assert!(g.cells.ids[..m]
+            .iter()
+            .enumerate()
+            .all(|(e, &id)| id as usize == e));
+        assert!(sorted[m..].iter().all(|p| !p.is_finite()));
+        // Along the Hilbert curve the same grid stores them out of row order.
+        let mut perm = Vec::new();
+        crate::spatial::spatial_order(&pts, &mut perm, &mut crate::spatial::OrderScratch::new());
+        let sorted: Vec<Vec2> = perm.iter().map(|&r| pts[r as usize]).collect();
+        g.rebuild(&sorted, None, 2.0);
+        let in_place = g.cells.ids[..m]
+            .iter()
+            .enumerate()
+            .filter(|&(e, &id)| id as usize == e)
+            .count();
+        assert!(in_place < m / 10, "{in_place} of {m}");
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //!
 //! [`World::step`] is the table of contents of a tick (`tick.rs`); each stage lives in
 //! a file of its own and is one named call there, in this order and no other:
-//! 1. **re-sort** (`tick.rs`), when due: rows in spatial order, so neighbours are near
-//!    in memory;
+//! 1. **re-sort** (`tick.rs`), when due: rows in spatial order (the index's own), so
+//!    neighbours are near in memory;
 //! 2. **rebuild the index** (`tick.rs`): a k-d tree (or grid) over every position;
 //! 3. **leader sight** (`sight.rs`): leaders mark the agents in their sight;
 //! 4. **steer** (`steer.rs`, with the kernels in `kernel.rs` and `kernel_x4.rs` and the

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::error::{positive, Result};
-use crate::spatial::{spatial_keys, IndexKind};
+use crate::spatial::{grid_keys, spatial_keys, IndexKind};
 
 use super::World;
 
@@ -116,9 +116,12 @@ impl World {
         self.last
     }
 
-    /// Stage 1: every `reorder_interval` ticks, put the rows in spatial order (along a
-    /// Hilbert curve), so that a chunk of consecutive rows is a compact patch and
-    /// neighbours are near in memory. Handles follow their rows.
+    /// Stage 1: every `reorder_interval` ticks, put the rows in spatial order, so that
+    /// neighbours are near in memory. Handles follow their rows. Each index has its
+    /// order: with the k-d tree, along a Hilbert curve (`spatial_keys`), so that a
+    /// chunk of consecutive rows is a compact patch; with the grid, the grid's own
+    /// order, cell by cell (`grid_keys`), so that its fill writes in order and the
+    /// steering reads its cells band by band.
     ///
     /// With the k-d tree, also sooner, once spawns and despawns have appended or moved
     /// [`RESORT_AFTER_DISTURBED`] rows since the last sort: spawned rows sit at the
@@ -134,7 +137,14 @@ impl World {
         }
         self.disturbed = 0;
         crate::zone!("spatial re-sort");
-        let keys = spatial_keys(&self.cols.pos, &mut self.order_scratch);
+        let keys = match self.config.index {
+            IndexKind::KdTree => spatial_keys(&self.cols.pos, &mut self.order_scratch),
+            IndexKind::Grid => grid_keys(
+                &self.cols.pos,
+                self.max_neighbour_radius(),
+                &mut self.order_scratch,
+            ),
+        };
         self.cols.permute(keys, &mut self.cycles);
         let rows = self.cols.len();
         super::sight::permute_sight_marks(&mut self.sighted_by, rows, &self.cycles, keys);
