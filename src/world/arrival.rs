@@ -153,18 +153,20 @@ impl World {
             .par_chunks_mut(ARRIVAL_CHUNK)
             .enumerate()
             .map(|(chunk, memories)| {
-                let first = chunk * ARRIVAL_CHUNK;
+                let rows = chunk * ARRIVAL_CHUNK..;
                 let mut any = false;
-                for (k, m) in memories.iter_mut().enumerate() {
-                    let r = first + k;
-                    let goal = goal_of(target[r], slots, pos);
-                    *m = next(
-                        *m,
-                        goal,
-                        pos[r],
-                        (vel[r].length(), max_speed[r], radius[r]),
-                        dt,
-                    );
+                // The chunk's rows of each column side by side (no index checks).
+                let bodies = target[rows.clone()]
+                    .iter()
+                    .zip(&pos[rows.clone()])
+                    .zip(&vel[rows.clone()])
+                    .zip(&max_speed[rows.clone()])
+                    .zip(&radius[rows]);
+                for (m, ((((&target, &p), v), &max_speed), &radius)) in
+                    memories.iter_mut().zip(bodies)
+                {
+                    let goal = goal_of(target, slots, pos);
+                    *m = next(*m, goal, p, (v.length(), max_speed, radius), dt);
                     any |= m.changed;
                 }
                 any

@@ -327,6 +327,11 @@ fn integrate_four(
         min_speed_sq,
     };
     let o = integrate_x4(ctx.integrator, &bodies, ctx.dt)?;
+    if !ctx.contain {
+        // No walls: every move stands as computed.
+        (*p, *v, *u, *h, *w) = (o.pos, o.vel, o.unit_vel, o.heading, [0.0; LANES]);
+        return Some(0);
+    }
     let mut crossed = 0;
     for i in 0..LANES {
         let (mut np, mut nv, mut nu) = (o.pos[i], o.vel[i], o.unit_vel[i]);
