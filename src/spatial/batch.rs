@@ -132,6 +132,25 @@ pub(crate) struct Candidates<'a> {
 }
 
 impl BatchNeighbours {
+    /// Make room in every buffer for as much as `other`'s holds, so that a scratch
+    /// that has not yet met the densest chunks does not grow when it does (the
+    /// steering pass brings its workers' scratch to the largest after every tick).
+    pub(crate) fn reserve_like(&mut self, other: &Self) {
+        use super::reserve_like;
+        self.cands.reserve_like(&other.cands);
+        reserve_like(&mut self.row_cell, &other.row_cell);
+        reserve_like(&mut self.raw, &other.raw);
+        reserve_like(&mut self.raw_cell, &other.raw_cell);
+        reserve_like(&mut self.raw_x, &other.raw_x);
+        reserve_like(&mut self.raw_y, &other.raw_y);
+        reserve_like(&mut self.rests, &other.rests);
+        reserve_like(&mut self.over, &other.over);
+        reserve_like(&mut self.keys, &other.keys);
+        reserve_like(&mut self.select, &other.select);
+        reserve_like(&mut self.hits, &other.hits);
+        reserve_like(&mut self.strays, &other.strays);
+    }
+
     /// A scratch with empty buffers (they grow on first use and are then reused).
     #[must_use]
     pub fn new() -> Self {

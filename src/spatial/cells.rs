@@ -138,6 +138,27 @@ pub(super) enum CellFrame {
 }
 
 impl CellTable {
+    /// Make room in every buffer for as much as `other`'s holds
+    /// ([`super::BatchNeighbours::reserve_like`]).
+    pub(super) fn reserve_like(&mut self, other: &Self) {
+        use super::reserve_like;
+        reserve_like(&mut self.xs, &other.xs);
+        reserve_like(&mut self.ys, &other.ys);
+        reserve_like(&mut self.ids, &other.ids);
+        reserve_like(&mut self.unit_xs, &other.unit_xs);
+        reserve_like(&mut self.unit_ys, &other.unit_ys);
+        reserve_like(&mut self.starts, &other.starts);
+        reserve_like(&mut self.fine, &other.fine);
+        reserve_like(&mut self.fine_starts, &other.fine_starts);
+        let (t, o) = (&mut self.fine_tmp, &other.fine_tmp);
+        reserve_like(&mut t.of, &o.of);
+        reserve_like(&mut t.xs, &o.xs);
+        reserve_like(&mut t.ys, &o.ys);
+        reserve_like(&mut t.ids, &o.ids);
+        reserve_like(&mut t.unit_xs, &o.unit_xs);
+        reserve_like(&mut t.unit_ys, &o.unit_ys);
+    }
+
     /// Row stride of the cell ids (the border included).
     #[inline]
     pub fn stride(&self) -> usize {

@@ -117,6 +117,16 @@ fn pad(r: f32) -> f32 {
     r * (1.0 + 1e-5) + 1e-12
 }
 
+/// Give `v` room for as many elements as `like` has room for, exactly (no allocation
+/// when it already has): how scratch buffers of several workers are brought to the
+/// largest. Exactly, not with `reserve`'s doubling, or two buffers brought to each
+/// other would outgrow each other in turn.
+pub(crate) fn reserve_like<T>(v: &mut Vec<T>, like: &Vec<T>) {
+    if v.capacity() < like.capacity() {
+        v.reserve_exact(like.capacity() - v.len());
+    }
+}
+
 /// Number of rows an index can address (`u32::MAX` itself is never a row id).
 #[inline]
 fn addressable(len: usize) -> usize {

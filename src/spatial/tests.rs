@@ -754,3 +754,19 @@ fn bounds_equal_a_plain_fold() {
     assert_eq!(Bounds::of_all(&all_bad).1, 0);
     assert!(Bounds::of_all(&all_bad).0.is_none());
 }
+
+#[test]
+fn buffers_brought_to_each_other_stop_growing() {
+    // Two workers' scratch brought to each other after every tick: each ends with the
+    // larger room and keeps it, tick after tick (with `reserve`'s doubling they would
+    // outgrow each other in turn).
+    let mut a: Vec<u32> = Vec::with_capacity(1000);
+    let mut b: Vec<u32> = vec![7; 10];
+    for _ in 0..10 {
+        super::reserve_like(&mut a, &b);
+        super::reserve_like(&mut b, &a);
+        assert_eq!(a.capacity(), 1000);
+        assert_eq!(b.capacity(), 1000);
+    }
+    assert_eq!(b, vec![7; 10]);
+}

@@ -50,6 +50,16 @@ pub(super) struct SteerScratch {
 }
 
 impl SteerScratch {
+    /// Make room in every buffer for as much as `other`'s holds.
+    fn reserve_like(&mut self, other: &Self) {
+        use crate::spatial::reserve_like;
+        self.batch.reserve_like(&other.batch);
+        reserve_like(&mut self.neighbours, &other.neighbours);
+        reserve_like(&mut self.rows, &other.rows);
+        reserve_like(&mut self.lines, &other.lines);
+        reserve_like(&mut self.projected, &other.projected);
+    }
+
     /// The neighbour query of group `g_idx`: made once per run of rows of one group in
     /// a chunk (per-agent kernel: city 3303 → 3277, circle 7180 → 7142 instructions
     /// per agent-tick, `docs/optimisations.md`, fifth round).
@@ -255,7 +265,29 @@ impl World {
         self.cols.rng = rng;
         self.cols.memory = memory;
         self.cols.walker.put_back(walker);
+        self.even_out_scratch();
         neighbours
+    }
+
+    /// Bring every worker's scratch to the room of the largest (the first gathers
+    /// them all, then each takes the first's), so that which worker happened to steer
+    /// the densest chunks this tick does not decide which one grows in a later tick:
+    /// once the largest has stopped growing, no steering pass allocates, however the
+    /// chunks are shared out. Allocates only where a worker lags behind.
+    fn even_out_scratch(&mut self) {
+        let Some((first, rest)) = self.scratch.split_first_mut() else {
+            return;
+        };
+        let first = first.get_mut().unwrap_or_else(|e| e.into_inner());
+        for other in rest.iter_mut() {
+            first.reserve_like(other.get_mut().unwrap_or_else(|e| e.into_inner()));
+        }
+        for other in rest.iter_mut() {
+            other
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .reserve_like(first);
+        }
     }
 
     /// The read-only context of the steering pass over the world as it is (the
