@@ -667,14 +667,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rows_in_the_grids_own_order_are_stored_in_row_order() {
-        // Clusters, a parked outlier and non-finite rows, over PARALLEL_MIN: ordered by
-        // `grid_keys`, a grid built over the same positions stores row `e` as entry `e`
-        // (the counting sort writes in order), the non-finite rows come last, and the
-        // order is the same on 1 and 3 threads.
-        let mut rng = crate::rng::agent_rng(9, 9);
-        let mut pts: Vec<Vec2> = (0..PARALLEL_MIN + 1_234)
+    /// `n` points over a 300 × 300 square, every fifth in its 30 × 30 corner.
+    fn clustered(seed: u64, n: usize) -> Vec<Vec2> {
+        let mut rng = crate::rng::agent_rng(seed, seed);
+        (0..n)
             .map(|i| {
                 let u = crate::rng::uniform(&mut rng, 0.0, 300.0);
                 let v = crate::rng::uniform(&mut rng, 0.0, 300.0);
@@ -684,7 +680,16 @@ mod tests {
                     Vec2::new(u, v)
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn rows_in_the_grids_own_order_are_stored_in_row_order() {
+        // Clusters, a parked outlier and non-finite rows, over PARALLEL_MIN: ordered by
+        // `grid_keys`, a grid built over the same positions stores row `e` as entry `e`
+        // (the counting sort writes in order), the non-finite rows come last, and the
+        // order is the same on 1 and 3 threads.
+        let mut pts = clustered(9, PARALLEL_MIN + 1_234);
         pts[5] = Vec2::NAN;
         pts[999] = Vec2::new(1.0, f32::NEG_INFINITY);
         pts[2_000] = Vec2::splat(1e6);
@@ -732,18 +737,7 @@ mod tests {
         // Over PARALLEL_MIN rows, with some non-finite ones and clusters: the grid
         // built on 1, 2, 3 and 8 threads (0, 1, 2 and 3 splits of the cells) is the
         // same, entry for entry; and each cell's rows are ascending.
-        let mut rng = crate::rng::agent_rng(3, 3);
-        let mut pts: Vec<Vec2> = (0..PARALLEL_MIN * 2 + 77)
-            .map(|i| {
-                let u = crate::rng::uniform(&mut rng, 0.0, 300.0);
-                let v = crate::rng::uniform(&mut rng, 0.0, 300.0);
-                if i % 5 == 0 {
-                    Vec2::new(u * 0.1, v * 0.1)
-                } else {
-                    Vec2::new(u, v)
-                }
-            })
-            .collect();
+        let mut pts = clustered(3, PARALLEL_MIN * 2 + 77);
         pts[17] = Vec2::NAN;
         pts[30_000] = Vec2::new(f32::INFINITY, 1.0);
         let build = |threads: usize| {
