@@ -86,8 +86,8 @@ pub(crate) fn spatial_keys<'a>(positions: &[Vec2], scratch: &'a mut OrderScratch
 
 /// The grid's own order of the rows: by the cell a grid over `positions` with cells of
 /// about `cell_hint` puts them in ([`GridFrame`]: band by band, then across), then by
-/// row; rows with a non-finite coordinate ([`NO_CELL`]) last. Keys as [`spatial_keys`]'s, the cell id
-/// in place of the curve's.
+/// row; rows with a non-finite coordinate ([`NO_CELL`]) last. Keys as
+/// [`spatial_keys`]'s, the cell id in place of the curve's.
 ///
 /// With the rows in this order, the grid's counting sort writes its entries in order,
 /// and a pass over the rows in order reads the stored entries of three bands of cells,
