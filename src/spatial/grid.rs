@@ -251,7 +251,7 @@ fn fill_cells(
 /// positions, about `cell_hint` wide (grown until the cell count is bounded), with an
 /// empty border one cell wide. [`GridIndex::rebuild`] fills the cells of this frame;
 /// [`super::order::grid_keys`] orders rows by them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct GridFrame {
     /// Lower corner of the cells.
     origin: [f64; 2],
@@ -310,13 +310,21 @@ impl GridFrame {
         })
     }
 
+    /// Column and band of the cell the point `(x, y)` is in, clamped into the cells.
+    #[inline]
+    fn coords(&self, [x, y]: [f64; 2]) -> (usize, usize) {
+        (
+            cell_coord(x, self.origin[0], self.inv, self.top[0]),
+            cell_coord(y, self.origin[1], self.inv, self.top[1]),
+        )
+    }
+
     /// The id of the cell `p` is in ([`NO_CELL`] when a coordinate is not finite).
     /// Branch-free: the cell of a non-finite position is computed (clamped into range)
     /// and then replaced.
     #[inline]
     pub(super) fn cell(&self, p: Vec2) -> u32 {
-        let cx = cell_coord(f64::from(p.x), self.origin[0], self.inv, self.top[0]);
-        let cy = cell_coord(f64::from(p.y), self.origin[1], self.inv, self.top[1]);
+        let (cx, cy) = self.coords([f64::from(p.x), f64::from(p.y)]);
         let c = ((cy + 1) * (self.cols + 2) + cx + 1) as u32;
         if p.is_finite() {
             c
@@ -331,10 +339,8 @@ impl GridFrame {
 pub(super) struct GridIndex {
     /// Rows indexed by the last rebuild.
     len: usize,
-    /// Lower corner of the finite positions.
-    origin: [f64; 2],
-    /// Inverse cell side.
-    inv: f64,
+    /// Where the last rebuild laid its cells (meaningless while `cells` has none).
+    frame: GridFrame,
     /// Every finite row, by cell (then row): `cells.cols` × `cells.bands` cells (both 0
     /// when no row is finite), with the row's unit velocity when the last rebuild was
     /// given them.
@@ -374,15 +380,13 @@ impl GridIndex {
             self.cells.starts.push(0);
             return;
         };
-        let (nx, ny) = (frame.cols, frame.bands);
-        self.cells.cols = nx;
-        self.cells.bands = ny;
-        self.origin = frame.origin;
-        self.inv = frame.inv;
+        self.frame = frame;
+        self.cells.cols = frame.cols;
+        self.cells.bands = frame.bands;
         self.cells.side = frame.side as f32;
         self.cells.frame = CellFrame::Grid {
-            origin: self.origin,
-            inv: self.inv,
+            origin: frame.origin,
+            inv: frame.inv,
         };
 
         // Cell of every row.
@@ -527,21 +531,18 @@ impl GridIndex {
         max: Vec2,
         reach: f32,
     ) -> Option<(usize, usize, usize, usize)> {
-        let (nx, ny) = (self.cells.cols, self.cells.bands);
-        if nx == 0 {
+        if self.cells.cols == 0 {
             return None;
         }
         let reach = f64::from(reach);
-        let lo = [f64::from(min.x) - reach, f64::from(min.y) - reach];
-        let hi = [f64::from(max.x) + reach, f64::from(max.y) + reach];
-        let (ox, oy) = (self.origin[0], self.origin[1]);
         // No early exit for a box outside the cells: rows beyond them (far from the
         // bulk of the crowd) are clamped into the edge cells, and so is the box.
-        let (top_x, top_y) = (last_cell(nx), last_cell(ny));
-        let cx0 = cell_coord(lo[0], ox, self.inv, top_x);
-        let cx1 = cell_coord(hi[0], ox, self.inv, top_x);
-        let cy0 = cell_coord(lo[1], oy, self.inv, top_y);
-        let cy1 = cell_coord(hi[1], oy, self.inv, top_y);
+        let (cx0, cy0) = self
+            .frame
+            .coords([f64::from(min.x) - reach, f64::from(min.y) - reach]);
+        let (cx1, cy1) = self
+            .frame
+            .coords([f64::from(max.x) + reach, f64::from(max.y) + reach]);
         Some((cx0, cx1, cy0, cy1))
     }
 
@@ -562,7 +563,7 @@ impl GridIndex {
     /// padded) of it.
     #[inline]
     pub(super) fn reach_cells(&self, reach: f32) -> u32 {
-        reach_cells(f64::from(reach) * self.inv, 1e-6)
+        reach_cells(f64::from(reach) * self.frame.inv, 1e-6)
     }
 
     /// Every row in the cells around `p` at `reach` (already padded).
@@ -622,7 +623,7 @@ mod tests {
             .collect();
         let mut g = GridIndex::default();
         g.rebuild(&pts, None, 2.0);
-        assert!((1.0 / g.inv - 2.0 * CELL_PER_RADIUS).abs() < 1e-9);
+        assert!((1.0 / g.frame.inv - 2.0 * CELL_PER_RADIUS).abs() < 1e-9);
         assert_eq!(g.cells.cols, 5);
         // Within every cell, rows are ascending.
         let t = &g.cells;
