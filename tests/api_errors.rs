@@ -202,3 +202,30 @@ fn group_targets_reach_exactly_the_group() {
     w.step(0.1).unwrap();
     assert!(w.position(a).unwrap().distance(Vec2::new(4.0, 2.0)) < before);
 }
+
+#[test]
+fn group_targets_of_a_large_world_reach_exactly_the_group() {
+    // Past the row count from which the rows are written in parallel, with the two
+    // groups' rows interleaved, on the world's own pool of three threads.
+    let mut w = World::default();
+    let g = w.add_group(GroupConfig::new("g")).unwrap();
+    let h = w.add_group(GroupConfig::new("h")).unwrap();
+    let specs: Vec<AgentSpec> = (0..70_000)
+        .map(|i| {
+            let group = if i % 3 == 0 { h } else { g };
+            AgentSpec::new(group, Vec2::new(i as f32 * 0.01, 0.0))
+        })
+        .collect();
+    let ids = w.spawn_many(&specs).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    w.set_thread_pool(Some(std::sync::Arc::new(pool)));
+    let goal = Target::Point(Vec2::new(4.0, 2.0));
+    w.set_group_target(g, goal).unwrap();
+    for (i, &id) in ids.iter().enumerate() {
+        let want = if i % 3 == 0 { Target::None } else { goal };
+        assert_eq!(w.target(id).unwrap(), want, "agent {i}");
+    }
+}
