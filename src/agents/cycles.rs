@@ -73,6 +73,18 @@ impl Cycles {
     /// takes the value of the next, the last the first's (each value read and
     /// written once).
     pub(crate) fn apply<T: Clone>(&self, keys: &[u64], column: &mut [T]) {
+        self.apply_all(keys, [column]);
+    }
+
+    /// [`Self::apply`] to `N` columns of one type in one walk of the cycles: each
+    /// step of the walk moves a value in every column, so the walk (8 bytes a row)
+    /// and its cycle ends are read once for all of them rather than once per column
+    /// (at 1,000,000 rows a column of `u16` alone took 2.1 ms, one of `f32` 2.4).
+    pub(crate) fn apply_all<T: Clone, const N: usize>(
+        &self,
+        keys: &[u64],
+        mut columns: [&mut [T]; N],
+    ) {
         let walk = &keys[..self.len];
         let row = |t: usize| (walk[t] >> 32) as usize;
         let mut begin = 0;
@@ -80,11 +92,16 @@ impl Cycles {
             if !bit(&self.ends, t) {
                 continue;
             }
-            let first = column[row(begin)].clone();
+            let first: [T; N] = std::array::from_fn(|c| columns[c][row(begin)].clone());
             for u in begin..t {
-                column[row(u)] = column[row(u + 1)].clone();
+                let (to, from) = (row(u), row(u + 1));
+                for column in &mut columns {
+                    column[to] = column[from].clone();
+                }
             }
-            column[row(t)] = first;
+            for (column, first) in columns.iter_mut().zip(first) {
+                column[row(t)] = first;
+            }
             begin = t + 1;
         }
     }
@@ -142,6 +159,13 @@ mod tests {
             let mut in_place = column.clone();
             cycles.apply(&keys, &mut in_place);
             assert_eq!(in_place, gathered(&perm, &column), "n = {n}");
+            // Three columns in one walk: each as if alone.
+            let others: Vec<u64> = column.iter().map(|v| v ^ 0x5555).collect();
+            let (mut a, mut b, mut c) = (column.clone(), others.clone(), column.clone());
+            cycles.apply_all(&keys, [&mut a[..], &mut b[..], &mut c[..]]);
+            assert_eq!(a, in_place, "n = {n}");
+            assert_eq!(b, gathered(&perm, &others), "n = {n}");
+            assert_eq!(c, in_place, "n = {n}");
         }
     }
 }
