@@ -532,8 +532,8 @@ impl Columns {
     /// ([`Cycles`], written into the keys' free high halves) and the columns are
     /// walked along them, handed to the workers one each, the `f32` columns
     /// together and the `Vec2` ones together (which a worker takes changes nothing in
-    /// the result). So a re-sort needs no second
-    /// copy of any column and no order of its own, only two bits a row.
+    /// the result). So a re-sort needs no second copy of any column and no order of
+    /// its own, only two bits a row.
     ///
     /// `out` is left alone, since a re-sort sits at the start of a tick: the tick's
     /// steering pass writes it for every row before anything reads it.

@@ -433,7 +433,8 @@ pub(crate) fn candidate_sums_x4(
         // The span's whole groups of four, the last one reaching into the padding
         // that the table keeps after its entries: one bounds check per column and
         // span, none per group.
-        let end = s + (e.saturating_sub(s)).div_ceil(GROUP) * GROUP;
+        let n = e.saturating_sub(s);
+        let end = s + n.div_ceil(GROUP) * GROUP;
         let (Some(xs), Some(ys), Some(uxs), Some(uys), Some(ids)) = (
             c.xs.get(s..end),
             c.ys.get(s..end),
@@ -443,10 +444,10 @@ pub(crate) fn candidate_sums_x4(
         ) else {
             return None;
         };
-        // `at`: each lane's place in the span; from `e - s` on, a lane holds the next
+        // `at`: each lane's place in the span; from `n` on, a lane holds the next
         // cell's entries or the padding.
         let mut at = i32x4::new([0, 1, 2, 3]);
-        let len = i32x4::splat((e - s) as i32);
+        let len = i32x4::splat(n as i32);
         let quads = xs.chunks_exact(GROUP).zip(ys.chunks_exact(GROUP));
         let units = uxs.chunks_exact(GROUP).zip(uys.chunks_exact(GROUP));
         for (k, (((gx, gy), (gux, guy)), gi)) in
