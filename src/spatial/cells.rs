@@ -66,6 +66,10 @@ pub(super) struct Fine {
     pub inv: f32,
     /// Index of the cell's first finer start in `fine_starts`.
     pub at: u32,
+    /// Every entry of the cell on one point (`origin`), stored in ascending rows: a
+    /// crowd spawned on one spot ([`super::scan::scan_cells`] answers a query standing
+    /// on it without scanning).
+    pub point: bool,
 }
 
 impl Fine {
@@ -116,6 +120,7 @@ impl Fine {
 #[derive(Default)]
 struct FineScratch {
     of: Vec<u8>,
+    order: Vec<u32>,
     xs: Vec<f32>,
     ys: Vec<f32>,
     ids: Vec<u32>,
@@ -152,6 +157,7 @@ impl CellTable {
         reserve_like(&mut self.fine_starts, &other.fine_starts);
         let (t, o) = (&mut self.fine_tmp, &other.fine_tmp);
         reserve_like(&mut t.of, &o.of);
+        reserve_like(&mut t.order, &o.order);
         reserve_like(&mut t.xs, &o.xs);
         reserve_like(&mut t.ys, &o.ys);
         reserve_like(&mut t.ids, &o.ids);
@@ -353,16 +359,21 @@ impl CellTable {
             let (xs, ys) = (&self.xs[s..e], &self.ys[s..e]);
             // The finite entries' box (a k-d tree's chunk may bin a non-finite
             // candidate anywhere: it never matches, and lands in a corner here).
-            let (lo, hi) = xs.iter().zip(ys).map(|(&x, &y)| Vec2::new(x, y)).fold(
-                (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-                |(lo, hi), p| {
+            let (lo, hi, finite) = xs.iter().zip(ys).map(|(&x, &y)| Vec2::new(x, y)).fold(
+                (
+                    Vec2::splat(f32::INFINITY),
+                    Vec2::splat(f32::NEG_INFINITY),
+                    0,
+                ),
+                |(lo, hi, n), p| {
                     if p.is_finite() {
-                        (lo.min(p), hi.max(p))
+                        (lo.min(p), hi.max(p), n + 1)
                     } else {
-                        (lo, hi)
+                        (lo, hi, n)
                     }
                 },
             );
+            let point = finite == e - s && lo == hi;
             let extent = (hi - lo).max_element();
             let inv = FINE as f32 / extent;
             let fine = Fine {
@@ -371,6 +382,7 @@ impl CellTable {
                 // All entries on one point (or none finite): one finer cell holds them.
                 inv: if inv.is_finite() { inv } else { 0.0 },
                 at: self.fine_starts.len() as u32,
+                point,
             };
             t.of.clear();
             t.of.extend(xs.iter().zip(ys).map(|(&x, &y)| {
@@ -412,6 +424,23 @@ impl CellTable {
                 if unit {
                     self.unit_xs[at] = t.unit_xs[i];
                     self.unit_ys[at] = t.unit_ys[i];
+                }
+            }
+            if point && !t.ids.is_sorted() {
+                // One point (one finer cell): any order is the finer cells' order, and
+                // in ascending rows the nearest to a query on the point are the first
+                // (a k-d tree's chunk bins its candidates in the tree's order; the
+                // grid's are ascending already).
+                t.order.clear();
+                t.order.extend(0..n as u32);
+                t.order.sort_unstable_by_key(|&i| t.ids[i as usize]);
+                for (at, &i) in (s..e).zip(&t.order) {
+                    let i = i as usize;
+                    self.ids[at] = t.ids[i];
+                    if unit {
+                        self.unit_xs[at] = t.unit_xs[i];
+                        self.unit_ys[at] = t.unit_ys[i];
+                    }
                 }
             }
             self.fine.push(fine);

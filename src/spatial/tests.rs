@@ -329,6 +329,119 @@ fn queries_inside_a_pile_find_the_nearest_of_what_its_cells_store() {
 }
 
 #[test]
+fn queries_standing_on_a_point_pile_keep_its_smallest_stored_rows() {
+    // 1,200 rows exactly on one point (far past the cell cap: its cell stores a sample,
+    // all on that point), a ring of rows 1.5-2.9 from it (within the query's radius of
+    // 3, outside the pile's cell of side 1), and a cloud farther out (enough of them
+    // that the grid's cells cover them rather than clamp them onto the pile). A capped query
+    // standing on the point keeps the smallest stored rows other than its own, in
+    // ascending rows: what choosing the nearest by (distance, row) among everything
+    // stored within its radius gives. Both indexes, any thread count.
+    let at = Vec2::new(0.25, -0.5);
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(31);
+    let pts: Vec<Vec2> = (0..3_600)
+        .map(|i| {
+            let turn = Vec2::from_angle(unit(&mut rng) * std::f32::consts::TAU);
+            match i % 3 {
+                // The pile, its rows spread over the whole range.
+                0 => at,
+                _ if i < 3_000 => at + turn * (1.5 + 1.4 * unit(&mut rng)),
+                _ => at + turn * (3.5 + 4.0 * unit(&mut rng)),
+            }
+        })
+        .collect();
+    let on_point: Vec<usize> = (0..pts.len()).filter(|&r| pts[r] == at).collect();
+    assert_eq!(on_point.len(), 1_200);
+    let r = 3.0;
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        index.rebuild(&pts, None, 1.0);
+        for cap in [1, 5, 12, 40] {
+            let lists = scanned(&index, &pts, 128, r, cap);
+            for &row in &on_point {
+                let list = &lists[row];
+                assert_eq!(list.len(), cap, "{kind:?} cap {cap} row {row}");
+                assert!(list
+                    .iter()
+                    .all(|&j| j as usize != row && pts[j as usize] == at));
+            }
+            let Inner::Grid(g) = &index.inner else {
+                continue;
+            };
+            // The pile's cell holds the point alone: the queries on it take the short
+            // way. Against the brute force over what the grid's cells store.
+            let table = g.cells();
+            let cell = g.cell_of(on_point[0]).unwrap() as usize;
+            assert!(table.fine_of(cell).is_some_and(|f| f.point));
+            let stored = &table.ids[..table.len()];
+            for (row, list) in lists.iter().enumerate() {
+                let p = pts[row];
+                let mut keys: Vec<u64> = stored
+                    .iter()
+                    .filter(|&&j| j as usize != row)
+                    .filter_map(|&j| {
+                        let q = pts[j as usize];
+                        let d2 = super::dist2(p.x, p.y, q.x, q.y);
+                        (d2 <= r * r).then(|| scan::dist_key(d2, j))
+                    })
+                    .collect();
+                keys.sort_unstable();
+                let want: Vec<u32> = keys.iter().take(cap).map(|&k| k as u32).collect();
+                // On the point, in the order scanned; elsewhere, the same rows.
+                let mut got = list.clone();
+                if p != at {
+                    got.sort_unstable_by_key(|&j| {
+                        let q = pts[j as usize];
+                        scan::dist_key(super::dist2(p.x, p.y, q.x, q.y), j)
+                    });
+                }
+                assert_eq!(got, want, "cap {cap} row {row}");
+            }
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let again = pool.install(|| {
+            let mut index = SpatialIndex::new(kind);
+            index.rebuild(&pts, None, 1.0);
+            scanned(&index, &pts, 128, r, 12)
+        });
+        assert_eq!(again, scanned(&index, &pts, 128, r, 12), "{kind:?}");
+    }
+    // The pile with nothing else near it: a k-d tree's chunks bin it into cells of
+    // their own, which hold the point alone too (binned in the tree's order, stored
+    // in ascending rows).
+    let pts: Vec<Vec2> = (0..1_600)
+        .map(|i| match i % 4 {
+            0..=2 => at,
+            _ => {
+                at + Vec2::from_angle(unit(&mut rng) * std::f32::consts::TAU)
+                    * (4.0 + 4.0 * unit(&mut rng))
+            }
+        })
+        .collect();
+    for kind in KINDS {
+        let mut index = SpatialIndex::new(kind);
+        index.rebuild(&pts, None, 1.0);
+        for cap in [1, 5, 12, 40] {
+            let lists = scanned(&index, &pts, 128, 1.0, cap);
+            for row in (0..pts.len()).filter(|&r| pts[r] == at) {
+                let list = &lists[row];
+                assert_eq!(list.len(), cap, "{kind:?} cap {cap} row {row}");
+                assert!(list
+                    .iter()
+                    .all(|&j| j as usize != row && pts[j as usize] == at));
+                assert!(
+                    list.windows(2).all(|w| w[0] < w[1]),
+                    "{kind:?} cap {cap} row {row}: {list:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn chunks_of_a_pile_share_their_blocks_gather_and_answer_as_if_alone() {
     // 3,000 rows piled within a fraction of the radius (a third on one point): with
     // the k-d tree, every chunk's gather would hold the whole pile, so the chunks of a
