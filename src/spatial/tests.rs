@@ -268,6 +268,23 @@ fn edges_of_dense_patches_are_exact() {
     check_against_brute(&permuted(&pts), &[2.5], &[12], &[32], 1.0);
 }
 
+/// The `cap` rows of `stored` other than `row` nearest to it within `r2`, by
+/// `(d2, row)`: the brute force over what an index's cells store.
+fn nearest_stored(pts: &[Vec2], stored: &[u32], row: usize, r2: f32, cap: usize) -> Vec<u32> {
+    let p = pts[row];
+    let mut keys: Vec<u64> = stored
+        .iter()
+        .filter(|&&j| j as usize != row)
+        .filter_map(|&j| {
+            let q = pts[j as usize];
+            let d2 = super::dist2(p.x, p.y, q.x, q.y);
+            (d2 <= r2).then(|| scan::dist_key(d2, j))
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.iter().take(cap).map(|&k| k as u32).collect()
+}
+
 #[test]
 fn queries_inside_a_pile_find_the_nearest_of_what_its_cells_store() {
     // 4,000 rows in a blob a fraction of a cell wide, densest at its middle (far past
@@ -301,18 +318,7 @@ fn queries_inside_a_pile_find_the_nearest_of_what_its_cells_store() {
     for cap in [1, 4, 12, 40] {
         let lists = by_distance(&pts, scanned(&index, &pts, 32, 1.0, cap));
         for (row, list) in lists.iter().enumerate() {
-            let p = pts[row];
-            let mut keys: Vec<u64> = stored
-                .iter()
-                .filter(|&&j| j as usize != row)
-                .filter_map(|&j| {
-                    let q = pts[j as usize];
-                    let d2 = super::dist2(p.x, p.y, q.x, q.y);
-                    (d2 <= 1.0).then(|| scan::dist_key(d2, j))
-                })
-                .collect();
-            keys.sort_unstable();
-            let want: Vec<u32> = keys.iter().take(cap).map(|&k| k as u32).collect();
+            let want = nearest_stored(&pts, &stored, row, 1.0, cap);
             assert_eq!(list, &want, "cap {cap} row {row}");
         }
     }
@@ -375,18 +381,7 @@ fn queries_standing_on_a_point_pile_keep_its_smallest_stored_rows() {
             assert!(table.fine_of(cell).is_some_and(|f| f.point));
             let stored = &table.ids[..table.len()];
             for (row, list) in lists.iter().enumerate() {
-                let p = pts[row];
-                let mut keys: Vec<u64> = stored
-                    .iter()
-                    .filter(|&&j| j as usize != row)
-                    .filter_map(|&j| {
-                        let q = pts[j as usize];
-                        let d2 = super::dist2(p.x, p.y, q.x, q.y);
-                        (d2 <= r * r).then(|| scan::dist_key(d2, j))
-                    })
-                    .collect();
-                keys.sort_unstable();
-                let want: Vec<u32> = keys.iter().take(cap).map(|&k| k as u32).collect();
+                let (p, want) = (pts[row], nearest_stored(&pts, stored, row, r * r, cap));
                 // On the point, in the order scanned; elsewhere, the same rows.
                 let mut got = list.clone();
                 if p != at {
