@@ -413,8 +413,19 @@ impl CellTable {
                 t.unit_ys.clear();
                 t.unit_ys.extend_from_slice(&self.unit_ys[s..e]);
             }
+            // The order the entries are placed in: as stored, except a point cell not
+            // in ascending rows (a k-d tree's chunk bins its candidates in the tree's
+            // order; the grid's are ascending already), which goes by row: its entries
+            // share one finer cell, so they land in that order, and the nearest to a
+            // query on the point are the first.
+            t.order.clear();
+            t.order.extend(0..n as u32);
+            if point && !t.ids.is_sorted() {
+                t.order.sort_unstable_by_key(|&i| t.ids[i as usize]);
+            }
             let mut next = counts;
-            for i in 0..n {
+            for &i in &t.order {
+                let i = i as usize;
                 let k = t.of[i] as usize;
                 let at = next[k] as usize;
                 next[k] += 1;
@@ -424,23 +435,6 @@ impl CellTable {
                 if unit {
                     self.unit_xs[at] = t.unit_xs[i];
                     self.unit_ys[at] = t.unit_ys[i];
-                }
-            }
-            if point && !t.ids.is_sorted() {
-                // One point (one finer cell): any order is the finer cells' order, and
-                // in ascending rows the nearest to a query on the point are the first
-                // (a k-d tree's chunk bins its candidates in the tree's order; the
-                // grid's are ascending already).
-                t.order.clear();
-                t.order.extend(0..n as u32);
-                t.order.sort_unstable_by_key(|&i| t.ids[i as usize]);
-                for (at, &i) in (s..e).zip(&t.order) {
-                    let i = i as usize;
-                    self.ids[at] = t.ids[i];
-                    if unit {
-                        self.unit_xs[at] = t.unit_xs[i];
-                        self.unit_ys[at] = t.unit_ys[i];
-                    }
                 }
             }
             self.fine.push(fine);
