@@ -9,7 +9,7 @@ use glam::Vec2;
 use super::cells::{chunk_coord, copy_unit_vels, CellFrame, CellTable, NO_CELL};
 use super::grid::{cap_cells, MAX_PER_CELL};
 use super::kdtree::KdTreeIndex;
-use super::scan::{keep_nearest, scan_cells, sort_by_distance, Probe};
+use super::scan::{crowded, keep_nearest, scan_cells, sort_by_distance, Probe};
 use super::{
     addressable, brute, clean_radius, dist2, pad, reach_cells, Bounds, Inner, NeighbourQuery,
     SpatialIndex, CELL_PER_RADIUS, CHUNK_ROWS,
@@ -107,6 +107,8 @@ pub struct BatchNeighbours {
     build: u64,
     /// Whether the last gather was of a whole block, for any of its chunks ([`block`]).
     shared: bool,
+    /// Whether the last scan found more rows than its query's cap.
+    over_cap: bool,
 }
 
 /// The candidate entries around one row, with their rows' unit velocities, for a sum
@@ -129,6 +131,9 @@ pub(crate) struct Candidates<'a> {
     /// The query's squared radius and cap.
     pub r2: f32,
     pub cap: usize,
+    /// Whether the cells' density puts well over the cap within the radius
+    /// ([`crowded`]): the one-pass sums would most likely give up there.
+    pub crowded: bool,
 }
 
 impl BatchNeighbours {
@@ -520,6 +525,7 @@ impl BatchNeighbours {
         query: &NeighbourQuery,
     ) -> &[u32] {
         let q = query;
+        self.over_cap = false;
         if row >= addressable(positions.len()) || q.cap == 0 {
             return &[];
         }
@@ -531,12 +537,13 @@ impl BatchNeighbours {
         };
         let gathered = self.gathered(positions, row, q.r);
         let hits = &mut self.hits;
-        // How many rows were found, and the squared radius they are all within: the
-        // query's, or a narrower one that found enough ([`scan_cells`]). Those keep
-        // the nearest by buckets of that radius ([`keep_nearest`]): in a crowd far
-        // denser than the query's radius (a pile spreading out), buckets of the whole
-        // radius put every row in the first, and the selection runs over all of them.
-        let (found, within) = match &index.inner {
+        // How many rows were found, the squared radius they are all within (the
+        // query's, or a narrower one that found enough: [`scan_cells`]), and whether
+        // more than the cap lie within the query's. Those keep the nearest by buckets
+        // of that radius ([`keep_nearest`]): in a crowd far denser than the query's
+        // radius (a pile spreading out), buckets of the whole radius put every row in
+        // the first, and the selection runs over all of them.
+        let (found, within, over) = match &index.inner {
             Inner::Grid(g) if g.len() == positions.len() && q.finite => {
                 let cell = g.cell_of(row).unwrap_or(NO_CELL);
                 scan_cells(g.cells(), (cell, q.grid_cells), (probe, q.cap), hits)
@@ -544,7 +551,10 @@ impl BatchNeighbours {
             Inner::KdTree(tree) if gathered => {
                 let local = row - self.rows.start;
                 match self.row_cell.get(local).copied().unwrap_or(NO_CELL) {
-                    STRAY => (self.scan_stray(tree, positions, row, q), q.r2),
+                    STRAY => {
+                        let found = self.scan_stray(tree, positions, row, q);
+                        (found, q.r2, found > q.cap)
+                    }
                     cell => scan_cells(&self.cands, (cell, self.reach_cells), (probe, q.cap), hits),
                 }
             }
@@ -552,10 +562,11 @@ impl BatchNeighbours {
                 brute::brute_keys(positions, row, q.r, &mut self.keys);
                 hits.clear();
                 hits.extend(self.keys.iter().map(|&k| k as u32));
-                (hits.len(), q.r2)
+                (hits.len(), q.r2, hits.len() > q.cap)
             }
         };
         let found = found.min(self.hits.len());
+        self.over_cap = over;
         let kept = if found <= q.cap {
             found
         } else {
@@ -566,6 +577,12 @@ impl BatchNeighbours {
             sort_by_distance(positions, p, &mut self.hits[..kept], &mut self.keys);
         }
         &self.hits[..kept]
+    }
+
+    /// Whether the last [`Self::scan`] found more rows within the query's radius than
+    /// its cap (and kept the nearest).
+    pub(crate) fn was_over_cap(&self) -> bool {
+        self.over_cap
     }
 
     /// The candidates around `row` with their unit velocities, for a one-pass sum over
@@ -602,17 +619,19 @@ impl BatchNeighbours {
         };
         let (unit_xs, unit_ys) = table.unit_vels()?;
         let (xs, ys, ids) = table.entries();
+        let spans = table.spans3(cell)?;
         Some(Candidates {
             xs,
             ys,
             ids,
             unit_xs,
             unit_ys,
-            spans: table.spans3(cell)?,
+            spans,
             row: row as u32,
             at,
             r2: q.r2,
             cap: q.cap,
+            crowded: crowded(table, &spans, q.crowd),
         })
     }
 }

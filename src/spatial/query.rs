@@ -33,6 +33,9 @@ pub struct NeighbourQuery {
     pub(super) grid_cells: u32,
     /// Distance order instead of scan order.
     pub(super) sorted: bool,
+    /// Entries per unit of area around a row above which it counts as crowded
+    /// ([`super::scan::crowd_per_area`]).
+    pub(super) crowd: f32,
 }
 
 impl NeighbourQuery {
@@ -54,6 +57,7 @@ impl NeighbourQuery {
                 Inner::KdTree(_) => 0,
             },
             sorted: false,
+            crowd: f32::INFINITY,
         }
     }
 
@@ -61,7 +65,11 @@ impl NeighbourQuery {
     #[inline]
     #[must_use]
     pub fn at_most(self, cap: usize) -> Self {
-        Self { cap, ..self }
+        Self {
+            cap,
+            crowd: super::scan::crowd_per_area(self.r2, cap),
+            ..self
+        }
     }
 
     /// Rows in `(d2, row)` order (the brute-force oracle's) instead of scan order: the

@@ -44,8 +44,10 @@ fn scan_spans(
 
 /// [`scan_spans`] over the cells within `k` of the cell `cell` of `table`: at fixed
 /// offsets from the cell id for the usual reach of one cell ([`CellTable::spans3`]),
-/// out of line ([`scan_window`]) otherwise. Returns how many rows it found, and the
-/// squared radius they are all within (the probe's, or the narrower one below).
+/// out of line ([`scan_window`]) otherwise. Returns how many rows it found, the
+/// squared radius they are all within (the probe's, or the narrower one below), and
+/// whether more than `cap` lie within the probe's radius (`false` where not known:
+/// only [`at_point`] keeps `cap` of more without finding them).
 ///
 /// A query that will keep only the `cap` nearest of many first scans a narrower
 /// radius, sized from the window's density to hold a quarter more than the cap
@@ -60,15 +62,16 @@ pub(super) fn scan_cells(
     (cell, k): (u32, u32),
     (probe, cap): (Probe, usize),
     hits: &mut Vec<u32>,
-) -> (usize, f32) {
-    if let Some(found) = at_point(table, cell, probe, cap, hits) {
-        return (found, probe.r2);
+) -> (usize, f32, bool) {
+    if let Some((found, more)) = at_point(table, cell, probe, cap, hits) {
+        return (found, probe.r2, more);
     }
+    let over = |(found, r2): (usize, f32)| (found, r2, found > cap);
     if k != 1 {
-        return (scan_window(table, (cell, k), probe, hits), probe.r2);
+        return over((scan_window(table, (cell, k), probe, hits), probe.r2));
     }
     let Some(spans) = table.spans3(cell) else {
-        return (0, probe.r2);
+        return (0, probe.r2, false);
     };
     let within = |r2: f32, hits: &mut Vec<u32>| scan_within(table, Probe { r2, ..probe }, hits);
     if let Some(mut r2) = narrower(table, (cell, probe.p), &spans, probe.r2, cap) {
@@ -87,35 +90,36 @@ pub(super) fn scan_cells(
                     r2 *= want / found as f32;
                     continue;
                 }
-                return (found, r2);
+                return over((found, r2));
             }
             // Short (the crowd thins out around the row: the edge of a dense patch):
             // twice the radius, while that is well inside the full one, or up to the
             // one known to be enough.
             r2 *= 4.0;
             if let Some(enough) = enough.filter(|&e| r2 >= e) {
-                return (within(enough, hits), enough);
+                return over((within(enough, hits), enough));
             }
             if r2 > 0.25 * probe.r2 {
                 break;
             }
         }
     }
-    (
+    over((
         scan_spans(table.entries(), spans.into_iter(), probe, hits),
         probe.r2,
-    )
+    ))
 }
 
 /// A probe standing exactly on the point where every entry of its own over-full cell
 /// lies ([`Fine::point`]: a crowd spawned on one spot), with more than `cap` of them:
 /// its `cap` nearest are all at distance zero, so they are the `cap` smallest rows of
 /// the cell other than its own, which the cell stores first, in the order the full
-/// scan would keep them. Returns how many (`cap`), written to the front of `hits`;
-/// `None` for any other probe. Instead of scanning the cell's whole sample and
-/// choosing among rows all at the same distance: the first tick of 10k agents on one
-/// point, 1 thread, 20.8-21.1 → 3.5 ms on the grid, 21.8-21.9 → 4.6-4.9 ms on the k-d
-/// tree (`docs/optimisations.md`, "A crowd on one point").
+/// scan would keep them. Returns how many (`cap`), written to the front of `hits`,
+/// and whether the cell holds more than `cap` besides the probe's row (`false` where
+/// that is not sure); `None` for any other probe. Instead of scanning the cell's whole
+/// sample and choosing among rows all at the same distance: the first tick of 10k
+/// agents on one point, 1 thread, 20.8-21.1 → 3.5 ms on the grid, 21.8-21.9 → 4.6-4.9
+/// ms on the k-d tree (`docs/optimisations.md`, "A crowd on one point").
 ///
 /// [`Fine::point`]: super::cells::Fine::point
 #[inline(always)]
@@ -125,7 +129,7 @@ fn at_point(
     probe: Probe,
     cap: usize,
     hits: &mut Vec<u32>,
-) -> Option<usize> {
+) -> Option<(usize, bool)> {
     if table.fine.is_empty() {
         return None;
     }
@@ -152,7 +156,8 @@ fn at_point(
         hits[found] = row;
         found += 1;
     }
-    Some(found)
+    // The probe's row may be one of the cell's entries, or (a sampled cell) not.
+    Some((found, e - s > cap + 1))
 }
 
 /// [`scan_spans`] over the cells within the probe's radius (a narrower one than the
@@ -235,9 +240,7 @@ fn narrower(
         .starts
         .get(cell as usize..cell as usize + 2)
         .map_or(0, |s| s[1] - s[0]);
-    let count = (count as f32).max(9.0 * own as f32);
-    // Entries per unit of area times π.
-    let mut density = count * std::f32::consts::PI / (9.0 * table.side * table.side);
+    let mut density = density(table, (count as f32).max(9.0 * own as f32));
     if !table.fine.is_empty() {
         // An over-full cell's finer cells tell the density where the row stands.
         if let Some(fine) = table.fine_of(cell as usize) {
@@ -247,6 +250,46 @@ fn narrower(
     let want = wanted(cap);
     (density * r2 > 1.5 * want).then(|| want / density)
 }
+
+/// Entries per unit of area, times π, of `count` entries over the 3 × 3 cells of
+/// `table` around a row: times a squared radius, about how many of them lie within it.
+#[inline(always)]
+fn density(table: &CellTable, count: f32) -> f32 {
+    count * std::f32::consts::PI / (9.0 * table.side * table.side)
+}
+
+/// Whether the 3 × 3 cells around a row (`spans`, one per band) hold so many entries
+/// that, at their density, well over its query's cap ([`CROWDED`] times) lie within
+/// its radius: the one-pass flocking sums over the candidates would most likely give
+/// up there, after summing some dozens of entries, and the row is better scanned
+/// first. `crowd` is the query's [`crowd_per_area`]; the test is [`density`]`(count)
+/// * r2 > CROWDED * cap`, with the query's part worked out once.
+#[inline(always)]
+pub(super) fn crowded(table: &CellTable, spans: &[(usize, usize); 3], crowd: f32) -> bool {
+    // Counted in `u32` (which holds any row count), whose conversion to `f32` is one
+    // instruction where a `usize`'s takes several.
+    let count: u32 = spans.iter().map(|&(s, e)| (e - s) as u32).sum();
+    count as f32 > crowd * table.side * table.side
+}
+
+/// The entries per unit of area over a row's 3 × 3 cells above which a query of
+/// squared radius `r2` keeping `cap` finds the row [`crowded`]: `CROWDED * cap * 9 /
+/// (π r2)`; infinite for a query without a cap.
+pub(super) fn crowd_per_area(r2: f32, cap: usize) -> f32 {
+    if cap == usize::MAX {
+        return f32::INFINITY;
+    }
+    let per_area = CROWDED * cap as f32 * 9.0 / (std::f32::consts::PI * r2);
+    if per_area.is_nan() {
+        f32::INFINITY
+    } else {
+        per_area
+    }
+}
+
+/// How many times its cap a row's cells must put within its radius, at their density,
+/// for the row to count as [`crowded`].
+const CROWDED: f32 = 1.5;
 
 /// How many rows a narrower radius aims to hold, for a query keeping `cap`: a
 /// quarter more, plus two.

@@ -373,3 +373,97 @@ fn a_plain_world_stores_no_offsets_or_second_targets() {
     assert!(w.cols.target2.rows().is_empty());
     assert!(w.cols.walker.rows().is_empty());
 }
+
+#[test]
+fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
+    use super::neighbours::{column_sums, perceive, Flock, Perceived};
+    use super::steer::SteerScratch;
+    // Crowds of every density: a lattice far denser than the cap, where every row is
+    // crowded and over its cap; a tight cluster with satellites a little beyond the
+    // radius, whose cells are crowded while their reach holds fewer than the cap (some
+    // of them coincident pairs, where the one pass declines); sparse agents. Every
+    // row's flocking sums are bitwise what the one pass gives where it takes the row,
+    // and the scan's where it declines; on both indexes, with each kind of row met.
+    let sums_of = |p: Perceived| match p.flock {
+        Flock::Sums(sums, _) => sums,
+        _ => panic!("no sums"),
+    };
+    for index in [IndexKind::Grid, IndexKind::KdTree] {
+        let mut w = World::new(WorldConfig {
+            seed: 5,
+            index,
+            ..WorldConfig::default()
+        });
+        let group = GroupConfig::new("boids")
+            .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+            .with(Behaviour::Alignment, 0.5)
+            .with(Behaviour::Cohesion, 0.5)
+            .neighbours(3.0, 12);
+        let g = w.add_group(group).unwrap();
+        let mut rng = crate::rng::agent_rng(5, 5);
+        let mut jitter = |a: f32| Vec2::new(uniform(&mut rng, -a, a), uniform(&mut rng, -a, a));
+        let mut at = Vec::new();
+        for i in 0..20 {
+            for j in 0..20 {
+                at.push(Vec2::new(i as f32, j as f32) * 0.6 + jitter(0.1));
+            }
+        }
+        let hub = Vec2::new(50.0, 50.0);
+        for _ in 0..80 {
+            at.push(hub + jitter(0.5));
+        }
+        for k in 0..24 {
+            let a = k as f32 * 0.26;
+            let p = hub + Vec2::from_angle(a) * (3.6 + (k % 5) as f32 * 0.4);
+            at.push(p);
+            if k % 3 == 0 {
+                at.push(p);
+            }
+        }
+        for _ in 0..200 {
+            at.push(Vec2::new(30.0, 70.0) + jitter(30.0));
+        }
+        for p in at {
+            let v = jitter(1.0);
+            w.spawn(AgentSpec::new(g, p).with_velocity(v)).unwrap();
+        }
+        let NeighbourRoute::CandidateSums(terms) = w.plans[0].route else {
+            panic!("not the candidate sums route");
+        };
+        let p = terms.params();
+        let sep = (
+            p.radius * p.radius,
+            MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
+        );
+        w.index.rebuild(&w.cols.pos, Some(&w.cols.unit_vel), 3.0);
+        let ctx = w.steer_ctx(1.0 / 30.0, 3.0, true);
+        let mut s = SteerScratch::default();
+        // Rows crowded and over the cap, crowded and not, and not crowded.
+        let mut kinds = [0; 3];
+        for first in (0..w.len()).step_by(CHUNK_ROWS) {
+            let rows = first..(first + CHUNK_ROWS).min(w.len());
+            let unit_vels = Some(ctx.unit_vel);
+            s.batch
+                .gather(ctx.index, ctx.pos, rows.clone(), 3.0, unit_vels);
+            for row in rows {
+                let me = || panic!("the candidate sums route reads no agent state");
+                let got = sums_of(perceive(&ctx, (0, row), me, &mut s));
+                let q = s.query(&ctx, 0);
+                let c = s.batch.candidates(ctx.index, ctx.pos, row, &q).unwrap();
+                let (crowded, one_pass) = (c.crowded, candidate_sums_x4(&c, sep));
+                let want = match one_pass {
+                    Some(sums) => sums,
+                    None => sums_of(column_sums(&ctx, terms, row, &mut s, &q, false)),
+                };
+                assert_eq!(got, want, "{index:?} row {row}");
+                let kind = match (crowded, s.batch.was_over_cap()) {
+                    (true, true) => 0,
+                    (true, false) => 1,
+                    (false, _) => 2,
+                };
+                kinds[kind] += 1;
+            }
+        }
+        assert!(kinds.iter().all(|&k| k > 0), "{index:?}: {kinds:?}");
+    }
+}
