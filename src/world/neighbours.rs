@@ -149,7 +149,7 @@ pub(super) fn perceive(
 /// The squared separation radius and least distance of the one-pass sums
 /// ([`candidate_sums_x4`]).
 #[inline(always)]
-fn separation_radii(terms: FlockTerms) -> (f32, f32) {
+pub(super) fn separation_radii(terms: FlockTerms) -> (f32, f32) {
     let p = terms.params();
     (
         p.radius * p.radius,

@@ -376,7 +376,7 @@ fn a_plain_world_stores_no_offsets_or_second_targets() {
 
 #[test]
 fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
-    use super::neighbours::{column_sums, perceive, Flock, Perceived};
+    use super::neighbours::{column_sums, perceive, separation_radii, Flock, Perceived};
     use super::steer::SteerScratch;
     // Crowds of every density: a lattice far denser than the cap, where every row is
     // crowded and over its cap; a tight cluster with satellites a little beyond the
@@ -430,11 +430,7 @@ fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
         let NeighbourRoute::CandidateSums(terms) = w.plans[0].route else {
             panic!("not the candidate sums route");
         };
-        let p = terms.params();
-        let sep = (
-            p.radius * p.radius,
-            MIN_SEPARATION_DIST * MIN_SEPARATION_DIST,
-        );
+        let sep = separation_radii(terms);
         w.index.rebuild(&w.cols.pos, Some(&w.cols.unit_vel), 3.0);
         let ctx = w.steer_ctx(1.0 / 30.0, 3.0, true);
         let mut s = SteerScratch::default();
