@@ -112,6 +112,24 @@ fn column_sums_equal_the_record_path() {
     }
 }
 
+/// An empty world with seed `seed` on `index`.
+fn seeded(seed: u64, index: IndexKind) -> World {
+    World::new(WorldConfig {
+        seed,
+        index,
+        ..WorldConfig::default()
+    })
+}
+
+/// A group with the three flocking behaviours (separation 1.5, alignment and cohesion
+/// 0.5), whose sums come from the candidates unless it avoids.
+fn flocking() -> GroupConfig {
+    GroupConfig::new("boids")
+        .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+        .with(Behaviour::Alignment, 0.5)
+        .with(Behaviour::Cohesion, 0.5)
+}
+
 #[test]
 fn candidate_sums_follow_the_record_path_closely() {
     // A sparse crowd (no coincident agents, fewer neighbours than the cap): the
@@ -120,15 +138,8 @@ fn candidate_sums_follow_the_record_path_closely() {
     // scan order. The same up to rounding after 10 ticks; and the four-agent kernel
     // equals the per-agent one bitwise over 40.
     let build = |index: IndexKind, records: bool, four: bool| {
-        let mut w = World::new(WorldConfig {
-            seed: 3,
-            index,
-            ..WorldConfig::default()
-        });
-        let group = GroupConfig::new("boids")
-            .with(Behaviour::Separation(SeparationParams::default()), 1.5)
-            .with(Behaviour::Alignment, 0.5)
-            .with(Behaviour::Cohesion, 0.5)
+        let mut w = seeded(3, index);
+        let group = flocking()
             .with(Behaviour::Wander(WanderParams::default()), 0.3)
             .neighbours(3.0, 12);
         let g = w.add_group(group).unwrap();
@@ -389,16 +400,8 @@ fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
         _ => panic!("no sums"),
     };
     for index in [IndexKind::Grid, IndexKind::KdTree] {
-        let mut w = World::new(WorldConfig {
-            seed: 5,
-            index,
-            ..WorldConfig::default()
-        });
-        let group = GroupConfig::new("boids")
-            .with(Behaviour::Separation(SeparationParams::default()), 1.5)
-            .with(Behaviour::Alignment, 0.5)
-            .with(Behaviour::Cohesion, 0.5)
-            .neighbours(3.0, 12);
+        let mut w = seeded(5, index);
+        let group = flocking().neighbours(3.0, 12);
         let g = w.add_group(group).unwrap();
         let mut rng = crate::rng::agent_rng(5, 5);
         let mut jitter = |a: f32| Vec2::new(uniform(&mut rng, -a, a), uniform(&mut rng, -a, a));
