@@ -63,6 +63,15 @@ pub struct ArrivalEvent {
 }
 
 impl ArrivalMemory {
+    /// The memory of an agent without a target for two ticks or more: what [`next`]
+    /// keeps it at while it has none.
+    pub(crate) const WITHOUT_TARGET: Self = Self {
+        state: Arrival::NoTarget,
+        previous: Arrival::NoTarget,
+        slow_for: 0.0,
+        changed: false,
+    };
+
     /// A newly spawned agent's: moving when it has a target (so that its first tick
     /// reports only a real arrival), else no target.
     pub(crate) fn spawned(target: Target) -> Self {
@@ -162,11 +171,18 @@ impl World {
                     .zip(&vel[rows.clone()])
                     .zip(&max_speed[rows.clone()])
                     .zip(&radius[rows]);
-                for (m, ((((&target, &p), v), &max_speed), &radius)) in
+                for (m, ((((&target, p), v), max_speed), radius)) in
                     memories.iter_mut().zip(bodies)
                 {
+                    // An agent that had no target and still has none is left as it
+                    // is (`next` would write back the same memory): most crowds
+                    // have no targets, and this pass then reads two columns, not six,
+                    // and writes none.
+                    if target == Target::None && *m == ArrivalMemory::WITHOUT_TARGET {
+                        continue;
+                    }
                     let goal = goal_of(target, slots, pos);
-                    *m = next(*m, goal, p, (v.length(), max_speed, radius), dt);
+                    *m = next(*m, goal, *p, (v.length(), *max_speed, *radius), dt);
                     any |= m.changed;
                 }
                 any
@@ -272,5 +288,20 @@ mod tests {
         // No target.
         let m = next(m, None, Vec2::ZERO, body(0.0), 1.0);
         assert_eq!((m.state, m.changed), (Arrival::NoTarget, true));
+    }
+
+    /// The pass skips an agent that has had no target for two ticks: `next` must
+    /// leave that memory as it is, wherever the agent stands and however fast it goes.
+    #[test]
+    fn no_target_memory_is_what_next_keeps() {
+        let quiet = ArrivalMemory::WITHOUT_TARGET;
+        for (p, speed) in [(Vec2::ZERO, 0.0), (Vec2::new(-3.0, 1e6), 1e30), (Vec2::X, 2.0)] {
+            assert_eq!(next(quiet, None, p, (speed, 2.0, 0.5), 0.1), quiet);
+        }
+        // Two ticks after its target is taken away, an agent's memory is that one.
+        let moving = ArrivalMemory::spawned(Target::Point(Vec2::ZERO));
+        let once = next(moving, None, Vec2::X, (1.0, 2.0, 0.5), 0.1);
+        assert!(once.changed);
+        assert_eq!(next(once, None, Vec2::X, (1.0, 2.0, 0.5), 0.1), quiet);
     }
 }
