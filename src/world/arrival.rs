@@ -171,13 +171,11 @@ impl World {
                     .zip(&vel[rows.clone()])
                     .zip(&max_speed[rows.clone()])
                     .zip(&radius[rows]);
-                for (m, ((((&target, p), v), max_speed), radius)) in
-                    memories.iter_mut().zip(bodies)
+                for (m, ((((&target, p), v), max_speed), radius)) in memories.iter_mut().zip(bodies)
                 {
                     // An agent that had no target and still has none is left as it
-                    // is (`next` would write back the same memory): most crowds
-                    // have no targets, and this pass then reads two columns, not six,
-                    // and writes none.
+                    // is (`next` would write back the same memory): for it the pass
+                    // reads two columns, not six, and writes none.
                     if target == Target::None && *m == ArrivalMemory::WITHOUT_TARGET {
                         continue;
                     }
@@ -295,7 +293,11 @@ mod tests {
     #[test]
     fn no_target_memory_is_what_next_keeps() {
         let quiet = ArrivalMemory::WITHOUT_TARGET;
-        for (p, speed) in [(Vec2::ZERO, 0.0), (Vec2::new(-3.0, 1e6), 1e30), (Vec2::X, 2.0)] {
+        for (p, speed) in [
+            (Vec2::ZERO, 0.0),
+            (Vec2::new(-3.0, 1e6), 1e30),
+            (Vec2::X, 2.0),
+        ] {
             assert_eq!(next(quiet, None, p, (speed, 2.0, 0.5), 0.1), quiet);
         }
         // Two ticks after its target is taken away, an agent's memory is that one.
