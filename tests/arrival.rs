@@ -96,3 +96,39 @@ fn walkers_arrive_once_and_a_blocked_agent_becomes_stuck() {
     };
     assert_eq!(keyed(&run(2).4), keyed(&events));
 }
+
+/// A target taken away and given back: one event each way, and none while the agent
+/// has no target; its state follows by handle.
+#[test]
+fn a_target_taken_away_and_given_back_reports_each_change_once() {
+    let (mut w, walkers, _, _) = scene(1);
+    let a = walkers[0];
+    let mut events_of_a = |w: &mut World| {
+        w.step(DT).unwrap();
+        w.arrival_events()
+            .iter()
+            .filter(|e| e.agent == a)
+            .map(|e| (e.from, e.to))
+            .collect::<Vec<_>>()
+    };
+    assert!(events_of_a(&mut w).is_empty());
+    assert_eq!(w.arrival(a).unwrap(), Arrival::Moving);
+    w.set_target(a, Target::None).unwrap();
+    assert_eq!(
+        events_of_a(&mut w),
+        vec![(Arrival::Moving, Arrival::NoTarget)]
+    );
+    for _ in 0..5 {
+        assert!(events_of_a(&mut w).is_empty());
+        assert_eq!(w.arrival(a).unwrap(), Arrival::NoTarget);
+    }
+    // Given back far away: moving again, once.
+    w.set_target(a, Target::Point(Vec2::new(-40.0, 0.0)))
+        .unwrap();
+    assert_eq!(
+        events_of_a(&mut w),
+        vec![(Arrival::NoTarget, Arrival::Moving)]
+    );
+    assert!(events_of_a(&mut w).is_empty());
+    assert_eq!(w.arrival(a).unwrap(), Arrival::Moving);
+}

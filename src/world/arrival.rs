@@ -63,8 +63,8 @@ pub struct ArrivalEvent {
 }
 
 impl ArrivalMemory {
-    /// The memory of an agent without a target for two ticks or more: what [`next`]
-    /// keeps it at while it has none.
+    /// The memory of an agent spawned without a target, or without one for two ticks
+    /// or more: what [`next`] keeps it at while it has none.
     pub(crate) const WITHOUT_TARGET: Self = Self {
         state: Arrival::NoTarget,
         previous: Arrival::NoTarget,
