@@ -103,7 +103,7 @@ fn walkers_arrive_once_and_a_blocked_agent_becomes_stuck() {
 fn a_target_taken_away_and_given_back_reports_each_change_once() {
     let (mut w, walkers, _, _) = scene(1);
     let a = walkers[0];
-    let mut events_of_a = |w: &mut World| {
+    let events_of_a = |w: &mut World| {
         w.step(DT).unwrap();
         w.arrival_events()
             .iter()
