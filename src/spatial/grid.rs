@@ -523,6 +523,37 @@ impl GridIndex {
         }
     }
 
+    /// The rows in the order the last rebuild stored them, into `rows`: by cell, by
+    /// row within a cell (the counting sort is stable), then the rows in no cell, in
+    /// ascending order. `false` (`rows` cleared) when the last rebuild stored only a
+    /// sample of an over-full cell and reordered it by finer cells (a pile): then not
+    /// every row is stored, nor in that order.
+    pub(super) fn stored_order(&self, rows: &mut Vec<u64>) -> bool {
+        rows.clear();
+        if !self.cells.fine.is_empty() {
+            return false;
+        }
+        let stored = self.cells.starts.last().map_or(0, |&m| m as usize);
+        let ids = &self.cells.ids[..stored];
+        if stored >= PARALLEL_MIN {
+            rows.par_extend(ids.par_iter().map(|&row| u64::from(row)));
+        } else {
+            rows.extend(ids.iter().map(|&row| u64::from(row)));
+        }
+        if stored == 0 {
+            // No finite row (and no cell of any row worked out): all in no cell.
+            rows.extend(0..self.len as u64);
+        } else if stored < self.len {
+            let unstored = self.cell_of[..self.len].iter().enumerate();
+            rows.extend(
+                unstored
+                    .filter(|&(_, &c)| c == NO_CELL)
+                    .map(|(row, _)| row as u64),
+            );
+        }
+        true
+    }
+
     /// Cell ranges `(cx0, cx1, cy0, cy1)` (inclusive) covering the box `min..max`
     /// widened by `reach` on every side, or `None` when it misses every row.
     fn cells_around(
@@ -685,6 +716,55 @@ mod tests {
     }
 
     #[test]
+    fn the_grids_order_read_off_a_grid_is_grid_keys_order() {
+        // Clusters with a parked outlier and non-finite rows (over PARALLEL_MIN, on 1
+        // and 3 threads), a few rows, none, only non-finite ones: the rows a grid
+        // stores, read in order, are `grid_keys`' order (taken without a sort: the
+        // high halves are left zero). A pile, whose over-full cell stores a sample,
+        // and a k-d tree fall back on `grid_keys` itself.
+        use crate::spatial::{grid_keys_by_index, IndexKind, OrderScratch, SpatialIndex};
+        let mut big = clustered(4, PARALLEL_MIN + 777);
+        big[3] = Vec2::NAN;
+        big[4_000] = Vec2::new(f32::INFINITY, 2.0);
+        big[9_000] = Vec2::splat(-1e6);
+        let few = clustered(5, 300);
+        let pile = vec![Vec2::new(3.0, 4.0); 2 * MAX_PER_CELL + 10];
+        let cases: [(&[Vec2], bool); 5] = [
+            (&big, true),
+            (&few, true),
+            (&[], true),
+            (&[Vec2::NAN, Vec2::new(0.0, f32::NAN)], true),
+            (&pile, false),
+        ];
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for (k, &(pts, read_off)) in cases.iter().enumerate() {
+                    let mut scratch = OrderScratch::new();
+                    let want: Vec<u32> = crate::spatial::order::grid_keys(pts, 2.0, &mut scratch)
+                        .iter()
+                        .map(|&key| key as u32)
+                        .collect();
+                    for kind in [IndexKind::Grid, IndexKind::KdTree] {
+                        let mut index = SpatialIndex::new(kind);
+                        let keys = grid_keys_by_index(&mut index, pts, 2.0, &mut scratch);
+                        let got: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+                        assert_eq!(got, want, "case {k}, {kind:?}, {threads} threads");
+                        let zero_high = keys.iter().all(|&key| key >> 32 == 0);
+                        let expect_read_off = read_off && kind == IndexKind::Grid;
+                        if !pts.is_empty() && pts.iter().any(|p| p.is_finite()) {
+                            assert_eq!(zero_high, expect_read_off, "case {k}, {kind:?}");
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    #[test]
     fn rows_in_the_grids_own_order_are_stored_in_row_order() {
         // Clusters, a parked outlier and non-finite rows, over PARALLEL_MIN: ordered by
         // `grid_keys`, a grid built over the same positions stores row `e` as entry `e`
@@ -701,7 +781,7 @@ mod tests {
                 .unwrap();
             let mut scratch = crate::spatial::OrderScratch::new();
             pool.install(|| {
-                let keys = crate::spatial::grid_keys(&pts, 2.0, &mut scratch);
+                let keys = crate::spatial::order::grid_keys(&pts, 2.0, &mut scratch);
                 keys.iter().map(|&k| k as u32).collect::<Vec<u32>>()
             })
         };

@@ -72,7 +72,7 @@ use rayon::prelude::*;
 pub use batch::BatchNeighbours;
 pub(crate) use batch::Candidates;
 pub use brute::brute_neighbours;
-pub(crate) use order::{grid_keys, spatial_keys};
+pub(crate) use order::{grid_keys_by_index, spatial_keys};
 pub use order::{spatial_order, OrderScratch};
 pub use query::NeighbourQuery;
 

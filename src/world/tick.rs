@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::error::{positive, Result};
-use crate::spatial::{grid_keys, spatial_keys, IndexKind};
+use crate::spatial::{grid_keys_by_index, spatial_keys, IndexKind};
 
 use super::World;
 
@@ -121,7 +121,8 @@ impl World {
     /// order: with the k-d tree, along a Hilbert curve (`spatial_keys`), so that a
     /// chunk of consecutive rows is a compact patch; with the grid, the grid's own
     /// order, cell by cell (`grid_keys`), so that its fill writes in order and the
-    /// steering reads its cells band by band.
+    /// steering reads its cells band by band; read off the grid's counting sort
+    /// (`grid_keys_by_index`) rather than sorted.
     ///
     /// With the k-d tree, also sooner, once spawns and despawns have appended or moved
     /// [`RESORT_AFTER_DISTURBED`] rows since the last sort: spawned rows sit at the
@@ -137,11 +138,13 @@ impl World {
         }
         self.disturbed = 0;
         crate::zone!("spatial re-sort");
+        let hint = self.max_neighbour_radius();
         let keys = match self.config.index {
             IndexKind::KdTree => spatial_keys(&self.cols.pos, &mut self.order_scratch),
-            IndexKind::Grid => grid_keys(
+            IndexKind::Grid => grid_keys_by_index(
+                &mut self.index,
                 &self.cols.pos,
-                self.max_neighbour_radius(),
+                hint,
                 &mut self.order_scratch,
             ),
         };
