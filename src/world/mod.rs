@@ -68,7 +68,7 @@ pub struct WorldConfig {
     /// memory (0 = never). Handles are unaffected. Default
     /// [`DEFAULT_REORDER_INTERVAL`]. The step that re-sorts costs more than the others
     /// (the flock on two threads: about 1.8× the median tick at 100,000 agents on the
-    /// grid, 2.2× at 1,000,000; README, "Limits").
+    /// grid, 2× at 1,000,000; README, "Limits").
     pub reorder_interval: u32,
 }
 
