@@ -19,6 +19,11 @@ use super::{
 /// not in the chunk's cells, scanned on its own.
 const STRAY: u32 = u32::MAX - 1;
 
+/// A chunk whose cells had to grow past this many times their size at the radius to
+/// bound their count (a ball of mostly empty land), and would hold more than a cell may,
+/// scans every row on its own ([`BatchNeighbours::gather`]).
+const STRETCHED: f32 = 2.0;
+
 /// A chunk no wider than this many neighbour radii (plus one unit) has no strays.
 const STRAY_FREE_SPREAD: f32 = 16.0;
 
@@ -425,6 +430,14 @@ impl BatchNeighbours {
         }
         self.over.clear();
         if c.starts.iter().any(|&k| k as usize > MAX_PER_CELL) {
+            if side > STRETCHED * reach * CELL_PER_RADIUS as f32 {
+                // Cells stretched over a ball of mostly empty land (crowds far apart
+                // in one chunk, as between a teleport and the next re-sort): their
+                // fullness is no pile's, and a sample would lose neighbours. Every row
+                // of the chunk is scanned on its own instead, exactly.
+                self.scan_all_apart(rows.len());
+                return;
+            }
             // A cell fuller than bodies can stand: keep an even sample of its
             // candidates (in the tree's order), as the grid does of its rows.
             cap_cells(&mut self.raw_cell, &c.starts[..cells], &mut self.rests);
@@ -476,6 +489,15 @@ impl BatchNeighbours {
                     NO_CELL
                 }
             }));
+    }
+
+    /// No candidates: each of the chunk's `rows` rows is scanned on its own, as a stray.
+    #[cold]
+    #[inline(never)]
+    fn scan_all_apart(&mut self, rows: usize) {
+        self.cands.clear();
+        self.row_cell.clear();
+        self.row_cell.resize(rows, STRAY);
     }
 
     /// Every row is a candidate (overflowing radius, or an index that could not bound

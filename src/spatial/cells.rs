@@ -39,6 +39,9 @@ pub(super) struct CellTable {
     pub side: f32,
     /// How positions map to cells.
     pub frame: CellFrame,
+    /// The grid's map from a coordinate to its column and band (with
+    /// [`CellFrame::Grid`]).
+    pub axes: [Axis; 2],
     /// The over-full cells' finer cells ([`refine`](Self::refine)), by cell id; empty
     /// for most fills.
     pub fine: Vec<Fine>,
@@ -132,8 +135,9 @@ struct FineScratch {
 /// so that a window computed with it holds every entry in the queried box.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) enum CellFrame {
-    /// The grid's: `f64` offsets from its lower corner ([`cell_coord`]).
-    Grid { origin: [f64; 2], inv: f64 },
+    /// The grid's: along each axis, `f64` offsets from the start of the run of cells
+    /// the coordinate falls in ([`CellTable::axes`]).
+    Grid,
     /// A chunk's: `f32` offsets from its square's corner, truncated (saturating) and
     /// clamped.
     Chunk { origin: Vec2, inv: f32 },
@@ -261,16 +265,12 @@ impl CellTable {
             return None;
         }
         match self.frame {
-            CellFrame::Grid { origin, inv } => {
-                let (tx, ty) = (last_cell(self.cols), last_cell(self.bands));
-                let at = |v: f32, o: f64, top: f64| cell_coord(f64::from(v), o, inv, top);
-                Some((
-                    at(lo.x, origin[0], tx),
-                    at(hi.x, origin[0], tx),
-                    at(lo.y, origin[1], ty),
-                    at(hi.y, origin[1], ty),
-                ))
-            }
+            CellFrame::Grid => Some((
+                self.axes[0].cell(f64::from(lo.x)),
+                self.axes[0].cell(f64::from(hi.x)),
+                self.axes[1].cell(f64::from(lo.y)),
+                self.axes[1].cell(f64::from(hi.y)),
+            )),
             CellFrame::Chunk { origin, inv } => {
                 let at = |v: f32, o: f32, n: usize| chunk_coord(v, o, inv, n);
                 Some((
@@ -485,6 +485,109 @@ pub(super) fn cell_coord(v: f64, origin: f64, inv: f64, top: f64) -> usize {
     t as u32 as usize
 }
 
+/// Most runs of cells along one axis of the grid ([`Axis`]).
+pub(super) const MAX_RUNS: usize = 16;
+
+/// Two runs of cells are made only across an empty stretch wider than this many
+/// cell sides.
+pub(super) const RUN_GAP: f64 = 4.0;
+
+/// How the grid maps a coordinate along one axis to its cell. Most grids have one run
+/// of cells, one side wide each, from the lower corner on ([`cell_coord`]). A crowd in
+/// several places far apart (towns on a large map) gets a run over each stretch of the
+/// axis it occupies and one cell for each empty stretch between two runs, whatever its
+/// width: cells of about the neighbour radius over the crowds, instead of cells
+/// stretched until a bounded number of them covers the empty land between.
+///
+/// Monotone, so a window of cells computed for a box holds every entry in it; and,
+/// since every empty stretch is wider than [`RUN_GAP`] sides, two coordinates are never
+/// more cells apart than along one uniform run: a row's neighbours lie in the cells
+/// around its own, as many as the reach in sides.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Axis {
+    /// Per run: its lower coordinate, its first cell, and the last cell a coordinate
+    /// from its start on may take (the empty stretch's cell after it; for the last
+    /// run, the last cell).
+    start: [f64; MAX_RUNS],
+    first: [f64; MAX_RUNS],
+    last: [f64; MAX_RUNS],
+    /// Runs in use (at least one once made).
+    runs: usize,
+    /// Cells per unit.
+    inv: f64,
+}
+
+impl Axis {
+    /// One run of `cells` cells of `1 / inv` from `origin`.
+    pub fn uniform(origin: f64, inv: f64, cells: usize) -> Self {
+        let mut a = Self {
+            runs: 1,
+            inv,
+            ..Self::default()
+        };
+        a.start[0] = origin;
+        a.last[0] = last_cell(cells);
+        a
+    }
+
+    /// Runs of cells `1 / inv` wide over `stretches` (ascending, disjoint, each
+    /// `(from, to)`, at most [`MAX_RUNS`]; the caller keeps them more than
+    /// [`RUN_GAP`] cells apart), with one cell between two runs.
+    pub fn runs(stretches: &[(f64, f64)], inv: f64) -> Self {
+        let mut a = Self {
+            inv,
+            ..Self::default()
+        };
+        let mut next = 0.0;
+        for (k, &(from, to)) in stretches.iter().take(MAX_RUNS).enumerate() {
+            let cells = ((to - from) * inv).floor().max(0.0) + 1.0;
+            a.start[k] = from;
+            a.first[k] = next;
+            // The last run's last cell, or the empty stretch's cell after a run.
+            a.last[k] = next + cells;
+            next += cells + 1.0;
+            a.runs = k + 1;
+        }
+        if a.runs > 0 {
+            a.last[a.runs - 1] -= 1.0;
+        }
+        a
+    }
+
+    /// Cells along the axis (as a float: the runs of an axis far wider than its
+    /// cells may hold more than any integer count of cells).
+    pub fn cells(&self) -> f64 {
+        match self.runs {
+            0 => 0.0,
+            k => self.last[k - 1] + 1.0,
+        }
+    }
+
+    /// The cell of `v`: in the last run starting at or below it (the first run for
+    /// anything lower, or NaN), clamped as [`cell_coord`] clamps.
+    #[inline]
+    pub fn cell(&self, v: f64) -> usize {
+        if self.runs <= 1 {
+            cell_coord(v, self.start[0], self.inv, self.last[0])
+        } else {
+            self.cell_in_runs(v)
+        }
+    }
+
+    /// [`Self::cell`] with more than one run (out of line: most grids have one).
+    #[inline(never)]
+    fn cell_in_runs(&self, v: f64) -> usize {
+        let k = self.start[1..self.runs]
+            .iter()
+            .take_while(|&&s| s <= v)
+            .count();
+        let t = (v - self.start[k]) * self.inv + self.first[k];
+        let t = if t > 0.0 { t } else { 0.0 };
+        let t = if t < self.last[k] { t } else { self.last[k] };
+        t as u32 as usize
+    }
+}
+
 /// Cell coordinate of `v` along an axis from `origin`, at `inv` cells per unit, of
 /// `n >= 1` cells: truncation (saturating, NaN to 0), then clamping into `0..n`.
 /// Monotone in `v`, so a row inside a queried interval is in the interval's cells.
@@ -512,6 +615,75 @@ pub(super) fn copy_unit_vels(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_of_cells_hand_worked() {
+        // Cells 1 wide over 0..=10 (cells 0-10), the empty stretch to 100 (cell 11),
+        // then 100..=105 (cells 12-17).
+        let a = Axis::runs(&[(0.0, 10.0), (100.0, 105.0)], 1.0);
+        assert_eq!(a.cells(), 18.0);
+        let cells: Vec<usize> = [
+            f64::NAN,
+            -5.0,
+            0.0,
+            9.5,
+            10.0,
+            10.99,
+            11.0,
+            50.0,
+            99.9,
+            100.0,
+            104.2,
+            105.0,
+            1e9,
+        ]
+        .iter()
+        .map(|&v| a.cell(v))
+        .collect();
+        assert_eq!(cells, [0, 0, 0, 9, 10, 10, 11, 11, 11, 12, 16, 17, 17]);
+        // One run is the plain clamped offset.
+        let u = Axis::uniform(2.0, 0.5, 4);
+        assert_eq!(u.cells(), 4.0);
+        for v in [-1.0, 2.0, 3.9, 4.0, 8.0, 9.9, 10.0, 1e20, f64::NAN] {
+            assert_eq!(u.cell(v), cell_coord(v, 2.0, 0.5, 3.0), "{v}");
+        }
+    }
+
+    #[test]
+    fn runs_are_monotone_and_never_more_cells_apart_than_one_run() {
+        // Random runs more than RUN_GAP cells apart, random pairs of coordinates: the
+        // cells never decrease, and are at most `floor(d / side) + 1` apart for
+        // coordinates `d` apart (so a row's neighbours lie in its 3 x 3 cells).
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..200 {
+            let side = 0.5 + 4.0 * next();
+            let runs = 1 + (next() * MAX_RUNS as f64) as usize;
+            let mut stretches = Vec::new();
+            let mut at = -1e4 * next();
+            for _ in 0..runs.min(MAX_RUNS) {
+                let to = at + 50.0 * side * next();
+                stretches.push((at, to));
+                at = to + (RUN_GAP + 0.01 + 1e3 * next()) * side;
+            }
+            let a = Axis::runs(&stretches, 1.0 / side);
+            let (lo, hi) = (stretches[0].0 - 10.0 * side, at + 10.0 * side);
+            for _ in 0..500 {
+                let v1 = lo + (hi - lo) * next();
+                let v2 = v1 + 3.0 * side * next();
+                let (c1, c2) = (a.cell(v1), a.cell(v2));
+                assert!(c1 <= c2, "{v1} -> {c1}, {v2} -> {c2}, {stretches:?}");
+                let most = ((v2 - v1) / side).floor() as usize + 1;
+                assert!(c2 - c1 <= most, "{v1} -> {c1}, {v2} -> {c2}, {stretches:?}");
+                assert!((c2 as f64) < a.cells());
+            }
+        }
+    }
 
     /// A 3 × 2 table with one entry per cell, ids 10, 11, ...
     fn table() -> CellTable {

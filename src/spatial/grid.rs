@@ -5,8 +5,8 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use super::cells::{cell_coord, copy_unit_vels, last_cell, CellFrame, CellTable, NO_CELL};
-use super::{addressable, clean_radius, reach_cells, Bounds, CELL_PER_RADIUS};
+use super::cells::{copy_unit_vels, Axis, CellFrame, CellTable, MAX_RUNS, NO_CELL, RUN_GAP};
+use super::{addressable, clean_radius, reach_cells, Bounds, CELL_PER_RADIUS, CORE_SAMPLE};
 
 /// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells (its
 /// border included): far-apart positions grow the cell size instead of the cell count.
@@ -249,21 +249,24 @@ fn fill_cells(
 
 /// Where a grid over a set of positions lays its cells: over the bulk of the finite
 /// positions, about `cell_hint` wide (grown until the cell count is bounded), with an
-/// empty border one cell wide. [`GridIndex::rebuild`] fills the cells of this frame;
-/// [`super::order::grid_keys`] orders rows by them.
+/// empty border one cell wide; for a crowd in places far apart, in runs over the
+/// stretches of each axis it occupies ([`Axis`]). [`GridIndex::rebuild`] fills the
+/// cells of this frame; [`super::order::grid_keys`] orders rows by them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct GridFrame {
-    /// Lower corner of the cells.
-    origin: [f64; 2],
+    /// How each axis maps a coordinate to its column, and to its band.
+    axes: [Axis; 2],
     /// Inverse cell side, and the side.
     inv: f64,
     side: f64,
     /// Cells across and bands of cells, border excluded.
     cols: usize,
     bands: usize,
-    /// [`last_cell`] of `cols` and of `bands`.
-    top: [f64; 2],
 }
+
+/// A grid whose cells had to grow past this many times the hint's size (the crowd's
+/// bounds hold far more land than crowd) tries runs of cells over where the crowd is.
+const STRETCHED: f64 = 2.0;
 
 impl GridFrame {
     /// The frame of a grid over `positions` with cells of about `cell_hint`; `None`
@@ -300,23 +303,67 @@ impl GridFrame {
             }
             side *= 1.25;
         };
-        Some(Self {
-            origin: [f64::from(b.min.x), f64::from(b.min.y)],
+        let uniform = Self {
+            axes: [
+                Axis::uniform(f64::from(b.min.x), 1.0 / side, cols),
+                Axis::uniform(f64::from(b.min.y), 1.0 / side, bands),
+            ],
             inv: 1.0 / side,
             side,
             cols,
             bands,
-            top: [last_cell(cols), last_cell(bands)],
-        })
+        };
+        if side > STRETCHED * hint && hint > 0.0 {
+            if let Some(runs) = Self::in_runs(positions, b, hint, max_cells_f) {
+                if runs.side < side {
+                    return Some(runs);
+                }
+            }
+        }
+        Some(uniform)
+    }
+
+    /// A frame in runs over where the crowd is, along each axis (from a fixed sample
+    /// of the rows, `Bounds::sample`), cells from `hint` wide, grown until their count
+    /// is at most `max_cells`; `None` when no axis has an empty stretch to leave out.
+    fn in_runs(positions: &[Vec2], b: Bounds, hint: f64, max_cells: f64) -> Option<Self> {
+        let mut xs = [0f32; CORE_SAMPLE];
+        let mut ys = [0f32; CORE_SAMPLE];
+        let m = Bounds::sample(positions, &mut xs, &mut ys);
+        let (xs, ys) = (&mut xs[..m], &mut ys[..m]);
+        xs.sort_unstable_by(f32::total_cmp);
+        ys.sort_unstable_by(f32::total_cmp);
+        let mut side = hint;
+        let (mut x, mut y) = ([(0.0, 0.0); MAX_RUNS], [(0.0, 0.0); MAX_RUNS]);
+        loop {
+            let nx = stretches(xs, (b.min.x, b.max.x), side, &mut x);
+            let ny = stretches(ys, (b.min.y, b.max.y), side, &mut y);
+            if nx + ny <= 2 {
+                return None;
+            }
+            let axes = [
+                Axis::runs(&x[..nx], 1.0 / side),
+                Axis::runs(&y[..ny], 1.0 / side),
+            ];
+            let cells = (axes[0].cells() + 2.0) * (axes[1].cells() + 2.0);
+            if cells <= max_cells {
+                return Some(Self {
+                    axes,
+                    inv: 1.0 / side,
+                    side,
+                    cols: axes[0].cells() as usize,
+                    bands: axes[1].cells() as usize,
+                });
+            }
+            // Fewer cells in proportion to the area of one: a few steps at most.
+            side *= (cells / max_cells).sqrt().max(1.25);
+        }
     }
 
     /// Column and band of the cell the point `(x, y)` is in, clamped into the cells.
     #[inline]
     fn coords(&self, [x, y]: [f64; 2]) -> (usize, usize) {
-        (
-            cell_coord(x, self.origin[0], self.inv, self.top[0]),
-            cell_coord(y, self.origin[1], self.inv, self.top[1]),
-        )
+        (self.axes[0].cell(x), self.axes[1].cell(y))
     }
 
     /// The id of the cell `p` is in ([`NO_CELL`] when a coordinate is not finite).
@@ -332,6 +379,47 @@ impl GridFrame {
             NO_CELL
         }
     }
+}
+
+/// The stretches of one axis that a crowd occupies, within `lo..=hi`, into `out`
+/// (returns how many): split at the widest gaps (at most [`MAX_RUNS`] - 1 of them)
+/// between consecutive values of the ascending `sample` that are wider than
+/// [`RUN_GAP`] cells of `side`.
+fn stretches(
+    sample: &[f32],
+    (lo, hi): (f32, f32),
+    side: f64,
+    out: &mut [(f64, f64); MAX_RUNS],
+) -> usize {
+    let from = sample.partition_point(|&v| v < lo);
+    let to = sample.partition_point(|&v| v <= hi).max(from);
+    let inside = &sample[from..to];
+    // The widest gaps, widest first (ties: the lower first), as (width, index of the
+    // value after the gap).
+    let mut widest = [(0.0, 0); MAX_RUNS - 1];
+    let mut kept = 0;
+    for (i, w) in inside.windows(2).enumerate() {
+        let gap = (f64::from(w[1]) - f64::from(w[0]), i + 1);
+        if gap.0 <= RUN_GAP * side {
+            continue;
+        }
+        // Insert in order, dropping the narrowest when full.
+        let at = widest[..kept].partition_point(|&(g, _)| g >= gap.0);
+        if at < widest.len() {
+            kept = (kept + 1).min(widest.len());
+            widest[at..kept].rotate_right(1);
+            widest[at] = gap;
+        }
+    }
+    let gaps = &mut widest[..kept];
+    gaps.sort_unstable_by_key(|&(_, i)| i);
+    let mut start = f64::from(lo);
+    for (k, &(_, i)) in gaps.iter().enumerate() {
+        out[k] = (start, f64::from(inside[i - 1]));
+        start = f64::from(inside[i]);
+    }
+    out[kept] = (start, f64::from(hi));
+    kept + 1
 }
 
 /// Counting-sorted uniform grid.
@@ -384,10 +472,8 @@ impl GridIndex {
         self.cells.cols = frame.cols;
         self.cells.bands = frame.bands;
         self.cells.side = frame.side as f32;
-        self.cells.frame = CellFrame::Grid {
-            origin: frame.origin,
-            inv: frame.inv,
-        };
+        self.cells.frame = CellFrame::Grid;
+        self.cells.axes = frame.axes;
 
         // Cell of every row.
         // Every entry is written below: keep the old contents rather than clearing.

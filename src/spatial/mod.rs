@@ -218,6 +218,22 @@ impl Bounds {
         Self::of_all(&positions[rows]).0
     }
 
+    /// The coordinates of a fixed sample of the finite `positions` (every k-th row, at
+    /// most [`CORE_SAMPLE`]) into `xs` and `ys`; returns how many.
+    fn sample(
+        positions: &[Vec2],
+        xs: &mut [f32; CORE_SAMPLE],
+        ys: &mut [f32; CORE_SAMPLE],
+    ) -> usize {
+        let step = positions.len().div_ceil(CORE_SAMPLE).max(1);
+        let mut m = 0;
+        for p in positions.iter().step_by(step).filter(|p| p.is_finite()) {
+            (xs[m], ys[m]) = (p.x, p.y);
+            m += 1;
+        }
+        m
+    }
+
     /// Where the bulk of `positions` lies, inside `all` (their bounds): per axis, the
     /// values between the [`CORE_TRIM`] and `1 - CORE_TRIM` quantiles of a fixed sample
     /// of at most [`CORE_SAMPLE`] rows (every k-th), widened by half their spread on
@@ -230,14 +246,9 @@ impl Bounds {
         if n < CORE_MIN_ROWS {
             return all;
         }
-        let step = n.div_ceil(CORE_SAMPLE);
         let mut xs = [0f32; CORE_SAMPLE];
         let mut ys = [0f32; CORE_SAMPLE];
-        let mut m = 0;
-        for p in positions.iter().step_by(step).filter(|p| p.is_finite()) {
-            (xs[m], ys[m]) = (p.x, p.y);
-            m += 1;
-        }
+        let m = Self::sample(positions, &mut xs, &mut ys);
         if m < CORE_MIN_ROWS {
             return all;
         }
@@ -262,7 +273,7 @@ impl Bounds {
 }
 
 /// Rows sampled by [`Bounds::core`].
-const CORE_SAMPLE: usize = 2048;
+pub(super) const CORE_SAMPLE: usize = 2048;
 /// Fraction of the sample left out at each end of each axis by [`Bounds::core`].
 const CORE_TRIM: f32 = 0.02;
 /// Below this many rows (or finite samples), [`Bounds::core`] keeps every row.

@@ -572,6 +572,32 @@ fn odd_radii_and_positions() {
     assert_eq!(out, vec![1]);
 }
 
+/// Crowds of an ordinary density far apart from each other (towns on a large map):
+/// `clusters` copies of a cloud's points, every `clusters`-th point in each, laid out
+/// three to a row `spacing` apart.
+fn far_clusters(clusters: usize, spacing: f32) -> Vec<Vec2> {
+    let base = cloud(11, 400 * clusters, 0);
+    base.iter()
+        .enumerate()
+        .map(|(k, &p)| {
+            let c = k % clusters;
+            p + Vec2::new((c % 3) as f32, (c / 3) as f32) * spacing
+        })
+        .collect()
+}
+
+#[test]
+fn clusters_far_apart_are_exact() {
+    // Rows in the clusters' interleaved order (a tree's chunk spans them all) and in
+    // spatial order. A grid over the whole map with a bounded number of cells would
+    // put each cluster in a cell or two, fuller than any cell may be.
+    for (clusters, spacing) in [(2, 1e6), (9, 1e5), (5, 3e3)] {
+        let pts = far_clusters(clusters, spacing);
+        check_against_brute(&pts, &[1.0, 3.0], &[10, 1000], &[32], 3.0);
+        check_against_brute(&permuted(&pts), &[1.0, 3.0], &[10, 1000], &[32], 3.0);
+    }
+}
+
 #[test]
 fn far_apart_points() {
     let mut rng = Xoshiro128PlusPlus::seed_from_u64(6);

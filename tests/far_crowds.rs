@@ -1,0 +1,64 @@
+//! Crowds far apart from each other in one world (towns on a large map, squads
+//! teleported across it): every agent still perceives exactly its neighbours, on both
+//! indexes, on the tick after the move and after the next re-sort.
+mod common;
+
+use glam::Vec2;
+use throng::spatial::{brute_neighbours, IndexKind};
+use throng::World;
+
+/// The flock's neighbour radius and cap (`common::flock`).
+const RADIUS: f32 = 3.0;
+const CAP: usize = 12;
+
+/// Every agent's neighbour count by brute force over the current positions.
+fn brute_count(world: &World) -> u64 {
+    let positions = world.positions();
+    let mut out = Vec::new();
+    (0..positions.len())
+        .map(|row| {
+            brute_neighbours(positions, row, RADIUS, CAP, &mut out);
+            out.len() as u64
+        })
+        .sum()
+}
+
+/// The neighbours the world perceives in its next tick, and brute force's count.
+fn step_and_count(world: &mut World) -> (u64, u64) {
+    let want = brute_count(world);
+    let got = world.step(1.0 / 30.0).expect("step").neighbours;
+    (got, want)
+}
+
+#[test]
+fn towns_far_apart_see_exactly_their_neighbours() {
+    for index in [IndexKind::Grid, IndexKind::KdTree] {
+        let (mut world, ids) = common::flock(6_000, 3, index);
+        for _ in 0..3 {
+            world.step(1.0 / 30.0).unwrap();
+        }
+        // Three towns: one stays, one 100 km east, one 1,000 km north-east; the rows
+        // of the three interleave.
+        for (k, &id) in ids.iter().enumerate() {
+            let shift = match k % 3 {
+                0 => Vec2::ZERO,
+                1 => Vec2::new(1e5, 0.0),
+                _ => Vec2::splat(1e6),
+            };
+            let p = world.position(id).unwrap();
+            world.set_position(id, p + shift).unwrap();
+        }
+        let (got, want) = step_and_count(&mut world);
+        assert!(
+            want > 6_000,
+            "{index:?}: the towns are crowds ({want} neighbours)"
+        );
+        assert_eq!(got, want, "{index:?}: the tick after the move");
+        // Past the next re-sort (every 32 ticks).
+        for _ in 0..40 {
+            world.step(1.0 / 30.0).unwrap();
+        }
+        let (got, want) = step_and_count(&mut world);
+        assert_eq!(got, want, "{index:?}: after a re-sort");
+    }
+}
