@@ -577,10 +577,8 @@ impl Axis {
     /// [`Self::cell`] with more than one run (out of line: most grids have one).
     #[inline(never)]
     fn cell_in_runs(&self, v: f64) -> usize {
-        let k = self.start[1..self.runs]
-            .iter()
-            .take_while(|&&s| s <= v)
-            .count();
+        // Runs starting at or below `v` (none for NaN).
+        let k = self.start[1..self.runs].partition_point(|&s| s <= v);
         let t = (v - self.start[k]) * self.inv + self.first[k];
         let t = if t > 0.0 { t } else { 0.0 };
         let t = if t < self.last[k] { t } else { self.last[k] };
