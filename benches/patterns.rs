@@ -1,7 +1,8 @@
 //! What games do to a crowd, each against the plain crowd in the same run: steady
 //! churn (despawn and spawn a share of the agents between every two ticks), agents
 //! parked far away (1 or 100 at 1e4 or 1e6 from the crowd: pooled or off-map
-//! entities), and a crowd piled on one point. Both neighbour indexes; the flock
+//! entities), the crowd in towns far apart (4 at 1e5, 9 at 1e6), and a crowd piled on
+//! one point. Both neighbour indexes; the flock
 //! profile at 50k agents (coincident: 10k against the plain 10k, and against a dense
 //! 10k where every agent has its full count of neighbours, as in the pile).
 //!
@@ -32,6 +33,10 @@ pub enum Pattern {
     Churn(f32),
     /// This many agents parked this far from the crowd's corner.
     Outliers(usize, f32),
+    /// The crowd cut into `n` × `n` pieces by where its agents stand, and the pieces
+    /// moved this far apart (towns on a large map): the same density and neighbours,
+    /// the rows of every town interleaved with the others' until the next re-sort.
+    Towns(usize, f32),
     /// Every agent spawned on one point.
     Coincident,
     /// Every agent on a lattice about 1.15 apart (1.3 square units each, within
@@ -49,6 +54,7 @@ impl Pattern {
             Pattern::Outliers(n, d) => {
                 format!("{n} outlier{} at {d:e}", if n == 1 { "" } else { "s" })
             }
+            Pattern::Towns(n, d) => format!("{} towns {d:e} apart", n * n),
             Pattern::Coincident => "coincident".into(),
             Pattern::Dense => "dense".into(),
         }
@@ -90,6 +96,18 @@ pub fn prepared(n: usize, index: IndexKind, pattern: Pattern) -> Scenario {
                 world.despawn(id).expect("despawn");
                 let at = corner + Vec2::splat(d) + Vec2::new(k as f32 * 3.0, 0.0);
                 world.spawn(AgentSpec::new(group, at)).expect("spawn");
+            }
+        }
+        Pattern::Towns(n, d) => {
+            let (lo, hi) = world.positions().iter().fold(
+                (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+                |(lo, hi), &p| (lo.min(p), hi.max(p)),
+            );
+            let piece = (hi - lo) / n as f32;
+            for id in world.ids().to_vec() {
+                let p = world.position(id).expect("a live agent");
+                let town = ((p - lo) / piece).floor().clamp(Vec2::ZERO, Vec2::splat(n as f32 - 1.0));
+                world.set_position(id, p + town * d).expect("move");
             }
         }
         Pattern::Coincident => {
@@ -161,6 +179,8 @@ pub const PATTERNS: &[(Pattern, usize)] = &[
     (Pattern::Outliers(100, 1e4), 50_000),
     (Pattern::Outliers(1, 1e6), 50_000),
     (Pattern::Outliers(100, 1e6), 50_000),
+    (Pattern::Towns(2, 1e5), 50_000),
+    (Pattern::Towns(3, 1e6), 50_000),
     (Pattern::Plain, 10_000),
     (Pattern::Dense, 10_000),
     (Pattern::Coincident, 10_000),

@@ -18,7 +18,9 @@ const CELLS_SLACK: usize = 16;
 /// though they still query their own neighbours. Cells are a little over one
 /// neighbour radius wide, and bodies that stand one radius apart fill a few dozen to
 /// a cell at most: only a crowd squeezed far past overlapping (a crowd spawned on one
-/// point, spreading out) reaches the cap, which then bounds every query's work. The
+/// point, spreading out) reaches the cap, which then bounds every query's work (or a
+/// crowd in more places far apart than the runs of cells can separate, whose cells
+/// then grow wider than the radius: [`Axis`]). The
 /// force model's densest bundled crowd (the Circle's disk at its crossing, over 128 to
 /// a cell) stays under it.
 pub(super) const MAX_PER_CELL: usize = 256;
