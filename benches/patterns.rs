@@ -106,7 +106,9 @@ pub fn prepared(n: usize, index: IndexKind, pattern: Pattern) -> Scenario {
             let piece = (hi - lo) / n as f32;
             for id in world.ids().to_vec() {
                 let p = world.position(id).expect("a live agent");
-                let town = ((p - lo) / piece).floor().clamp(Vec2::ZERO, Vec2::splat(n as f32 - 1.0));
+                let town = ((p - lo) / piece)
+                    .floor()
+                    .clamp(Vec2::ZERO, Vec2::splat(n as f32 - 1.0));
                 world.set_position(id, p + town * d).expect("move");
             }
         }

@@ -62,3 +62,31 @@ fn towns_far_apart_see_exactly_their_neighbours() {
         assert_eq!(got, want, "{index:?}: after a re-sort");
     }
 }
+
+#[test]
+fn a_teleported_crowd_re_sorts_at_the_next_tick_with_the_k_d_tree() {
+    let (mut world, ids) = common::flock(2_000, 5, IndexKind::KdTree);
+    for _ in 0..3 {
+        world.step(1.0 / 30.0).unwrap();
+    }
+    // Whether a tick re-sorts: the rows change order (handles stay).
+    let step_resorts = |world: &mut World| {
+        let before = world.ids().to_vec();
+        world.step(1.0 / 30.0).unwrap();
+        world.ids() != before
+    };
+    // Small corrections (within a few radii) do not count, however many.
+    for &id in &ids {
+        let p = world.position(id).unwrap();
+        world.set_position(id, p + Vec2::new(0.5, 0.0)).unwrap();
+    }
+    assert!(!step_resorts(&mut world));
+    // A chunk's worth of agents sent far away does, as spawning them there would.
+    for &id in ids.iter().step_by(10) {
+        let p = world.position(id).unwrap();
+        world.set_position(id, p + Vec2::splat(1e5)).unwrap();
+    }
+    assert!(step_resorts(&mut world));
+    let (got, want) = step_and_count(&mut world);
+    assert_eq!(got, want);
+}

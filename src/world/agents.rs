@@ -10,7 +10,7 @@ use crate::error::{finite, finite_vec, positive, Result, ThrongError};
 use crate::group::{Behaviour, GroupConfig, PathId};
 use crate::math::{normalize_or_zero, truncate};
 
-use super::World;
+use super::{World, TELEPORT_RADII};
 
 /// From this many rows [`World::set_group_target`] writes in parallel.
 const PARALLEL_GROUP_WRITE_MIN: usize = 65_536;
@@ -304,10 +304,16 @@ impl World {
         Ok(self.cols.offset(self.row(id)?))
     }
 
-    /// Move an agent (between ticks).
+    /// Move an agent (between ticks). A move farther than [`TELEPORT_RADII`] of the
+    /// largest neighbour radius leaves the agent's row among rows far from it, as a
+    /// spawn does: with the k-d tree, enough such moves make the next tick re-sort.
     pub fn set_position(&mut self, id: AgentId, p: Vec2) -> Result<()> {
         finite_vec("position", p)?;
         let row = self.row(id)?;
+        let reach = TELEPORT_RADII * self.max_neighbour_radius();
+        if self.cols.pos[row].distance_squared(p) > reach * reach {
+            self.disturbed += 1;
+        }
         self.cols.pos[row] = p;
         self.queries.invalidate();
         Ok(())

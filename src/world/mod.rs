@@ -53,7 +53,7 @@ pub use sight::SightEvent;
 use sight::SightScratch;
 pub use snapshot::{Snapshot, SNAPSHOT_VERSION};
 use steer::SteerScratch;
-pub use tick::{PhaseTimes, TickStats};
+pub use tick::{PhaseTimes, TickStats, TELEPORT_RADII};
 
 /// World-wide settings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -136,8 +136,9 @@ pub struct World {
     slots: Slots,
     index: SpatialIndex,
     order_scratch: OrderScratch,
-    /// Rows appended or moved by spawns and despawns since the last re-sort: past
-    /// [`tick::RESORT_AFTER_DISTURBED`], the next tick re-sorts early (with the k-d tree).
+    /// Rows appended or moved by spawns, despawns and teleports ([`TELEPORT_RADII`])
+    /// since the last re-sort: past [`tick::RESORT_AFTER_DISTURBED`], the next tick
+    /// re-sorts early (with the k-d tree).
     disturbed: usize,
     scratch: Vec<Mutex<SteerScratch>>,
     /// The arrival changes of the last tick.
