@@ -58,7 +58,7 @@ fn elapsed_ns(t: Instant) -> u64 {
     u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// Rows appended or moved by spawns and despawns after which the next tick re-sorts,
+/// Rows appended or moved by spawns, despawns and teleports after which the next tick re-sorts,
 /// with the k-d tree ([`World::resort_if_due`]): one chunk's worth. On the flock at 50k
 /// agents with 0.1% of them replaced every tick, the tree's tick was about 5x the plain
 /// crowd's without it (`cargo bench -- patterns`). The grid, which queries row by row,
@@ -131,10 +131,11 @@ impl World {
     /// steering reads its cells band by band; read off the grid's counting sort
     /// (`grid_keys_by_index`) rather than sorted.
     ///
-    /// With the k-d tree, also sooner, once spawns and despawns have appended or moved
-    /// [`RESORT_AFTER_DISTURBED`] rows since the last sort: spawned rows sit at the
-    /// end, wherever they stand, and a chunk of them would gather the whole crowd as
-    /// candidates (a despawn's moved row alone is scanned apart, as a stray).
+    /// With the k-d tree, also sooner, once spawns, despawns and teleports
+    /// ([`TELEPORT_RADII`]) have appended or moved [`RESORT_AFTER_DISTURBED`] rows
+    /// since the last sort: spawned rows sit at the end, wherever they stand, and a
+    /// chunk of them would gather the whole crowd as candidates (a despawn's moved row
+    /// alone is scanned apart, as a stray).
     fn resort_if_due(&mut self) {
         let interval = self.config.reorder_interval as u64;
         let churned =
