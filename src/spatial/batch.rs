@@ -496,6 +496,8 @@ impl BatchNeighbours {
     #[inline(never)]
     fn scan_all_apart(&mut self, rows: usize) {
         self.cands.clear();
+        // No entries (the gather's copy of unit velocities then has none to copy).
+        self.cands.size_entries(0);
         self.row_cell.clear();
         self.row_cell.resize(rows, STRAY);
     }
