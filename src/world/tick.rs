@@ -66,10 +66,10 @@ fn elapsed_ns(t: Instant) -> u64 {
 pub(crate) const RESORT_AFTER_DISTURBED: usize = crate::spatial::CHUNK_ROWS;
 
 /// An agent moved by the host ([`World::set_position`]) farther than this many of the
-/// largest neighbour radius counts toward [`RESORT_AFTER_DISTURBED`], as a spawn does: a
-/// crowd teleported across the map re-sorts at the next tick, rather than having its
-/// chunks span the map until the periodic re-sort (with the k-d tree: a teleported half
-/// of the crowd made such chunks scan their rows one by one).
+/// largest neighbour radius counts toward the k-d tree's early re-sort (after 128 rows
+/// appended or moved since the last), as a spawn does: a crowd teleported across the
+/// map re-sorts at the next tick, rather than having its chunks span the map until the
+/// periodic re-sort (a chunk spanning towns far apart scans its rows one by one).
 pub const TELEPORT_RADII: f32 = 8.0;
 
 impl World {
