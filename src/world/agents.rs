@@ -310,8 +310,9 @@ impl World {
     pub fn set_position(&mut self, id: AgentId, p: Vec2) -> Result<()> {
         finite_vec("position", p)?;
         let row = self.row(id)?;
+        // Only where some group scans for neighbours: without, no chunk gathers any.
         let reach = TELEPORT_RADII * self.max_neighbour_radius();
-        if self.cols.pos[row].distance_squared(p) > reach * reach {
+        if reach > 0.0 && self.cols.pos[row].distance_squared(p) > reach * reach {
             self.disturbed += 1;
         }
         self.cols.pos[row] = p;
