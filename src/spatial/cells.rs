@@ -574,15 +574,14 @@ impl Axis {
         }
     }
 
-    /// [`Self::cell`] with more than one run (out of line: most grids have one).
+    /// [`Self::cell`] with more than one run (out of line: most grids have one): the
+    /// run's first cell plus the cell within it, clamped as one run's.
     #[inline(never)]
     fn cell_in_runs(&self, v: f64) -> usize {
         // Runs starting at or below `v` (none for NaN).
         let k = self.start[1..self.runs].partition_point(|&s| s <= v);
-        let t = (v - self.start[k]) * self.inv + self.first[k];
-        let t = if t > 0.0 { t } else { 0.0 };
-        let t = if t < self.last[k] { t } else { self.last[k] };
-        t as u32 as usize
+        let within = cell_coord(v, self.start[k], self.inv, self.last[k] - self.first[k]);
+        self.first[k] as usize + within
     }
 }
 

@@ -261,7 +261,8 @@ pub(super) struct GridFrame {
     /// Inverse cell side, and the side.
     inv: f64,
     side: f64,
-    /// Cells across and bands of cells, border excluded.
+    /// Cells across and bands of cells, border excluded: the axes' cell counts, kept
+    /// as integers for the per-row cell id.
     cols: usize,
     bands: usize,
 }
