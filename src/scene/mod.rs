@@ -25,10 +25,12 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 mod cell_lists;
+mod field;
 mod obstacle_index;
 mod path;
 mod wall_index;
 
+pub use field::{FieldSample, FieldSpec, Goal, GoalField, MAX_FIELD_CELLS};
 pub use obstacle_index::ObstacleIndex;
 pub use path::Path;
 pub use wall_index::{WallHit, WallIndex, WALL_SKIN};

@@ -1,0 +1,677 @@
+//! Goal fields (Reynolds' flow-field following): the travel distance from every
+//! point of the walkable area to the nearest of a set of goals, around the scene's
+//! walls and obstacles, and the direction that descends it.
+//!
+//! A field is a grid of square cells over the scene. A cell is *blocked* when its
+//! centre is within the field's `clearance` of a wall, or within an obstacle grown
+//! by it: the walkable area of a body of that radius. The distance is the solution
+//! of the eikonal equation `|∇d| = 1` with `d = 0` on the goals, found by fast
+//! marching (Sethian 1996; first-order upwind differences, cells accepted in order
+//! of distance from a binary heap, ties broken by cell index, so a field is the same
+//! bits on every machine and thread count). Unlike a grid Dijkstra, whose distances
+//! follow 8 directions, its distances are close to Euclidean in every direction.
+//! Each reached cell then stores its descent direction (upwind differences, so that
+//! a ridge between two goals still points one way), and an agent's direction is
+//! interpolated bilinearly between the four cells around it: motion is smooth, not
+//! cell to cell.
+
+use glam::Vec2;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::{Obstacle, Wall};
+use crate::error::{Result, ThrongError};
+
+/// The most cells a field may have (a 8,192 × 8,192 grid, about 800 MB at 12 bytes
+/// a cell): a larger one is refused before anything is allocated.
+pub const MAX_FIELD_CELLS: usize = 1 << 26;
+
+/// Cells a field's area is padded by on each side beyond the walls, obstacles and
+/// goals it covers.
+const PAD_CELLS: f32 = 4.0;
+
+/// Where a field leads: one goal, or the nearest of several.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Goal {
+    /// A point.
+    Point(Vec2),
+    /// A segment (a door's threshold, say).
+    Segment(Vec2, Vec2),
+    /// An axis-aligned box, from its lower corner to its upper one: every point of it
+    /// is at distance 0 (an exit area, a room to reach).
+    Box(Vec2, Vec2),
+}
+
+impl Goal {
+    /// A box from two corners in any order; a point when they coincide.
+    #[must_use]
+    pub fn from_corners(a: Vec2, b: Vec2) -> Self {
+        if a == b {
+            Goal::Point(a)
+        } else {
+            Goal::Box(a.min(b), a.max(b))
+        }
+    }
+
+    /// The goal's nearest point to `p`.
+    #[must_use]
+    pub fn nearest(&self, p: Vec2) -> Vec2 {
+        match *self {
+            Goal::Point(g) => g,
+            Goal::Segment(a, b) => {
+                let d = b - a;
+                let len2 = d.length_squared();
+                let t = if len2 > 0.0 {
+                    ((p - a).dot(d) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                a + d * t
+            }
+            Goal::Box(lo, hi) => p.clamp(lo, hi),
+        }
+    }
+
+    /// The corners of the goal's bounding box.
+    fn extent(&self) -> (Vec2, Vec2) {
+        match *self {
+            Goal::Point(g) => (g, g),
+            Goal::Segment(a, b) | Goal::Box(a, b) => (a.min(b), a.max(b)),
+        }
+    }
+
+    fn is_finite(&self) -> bool {
+        let (a, b) = self.extent();
+        a.is_finite() && b.is_finite()
+    }
+}
+
+/// What a goal field is built from, besides the scene: its goals, the radius of the
+/// bodies it serves and its cell size. Kept in snapshots; the field itself is rebuilt
+/// from it (bitwise the same).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldSpec {
+    /// The goals; the field leads to the nearest.
+    pub goals: Vec<Goal>,
+    /// The radius of the bodies the field serves: walls and obstacles are grown by it,
+    /// so the field never leads a body's centre closer to them than this (> 0).
+    pub clearance: f32,
+    /// The side of a cell (> 0); `None`: half the clearance.
+    pub cell: Option<f32>,
+    /// The area the field covers, lower and upper corner; `None`: the walls, the
+    /// obstacles and the goals, padded by a few cells. An agent outside it heads for
+    /// the nearest point of it.
+    pub bounds: Option<(Vec2, Vec2)>,
+}
+
+impl FieldSpec {
+    /// A field to `goals` for bodies of radius `clearance`, with the default cell
+    /// size and area.
+    #[must_use]
+    pub fn new(goals: Vec<Goal>, clearance: f32) -> Self {
+        Self {
+            goals,
+            clearance,
+            cell: None,
+            bounds: None,
+        }
+    }
+
+    /// The same field with cells of side `cell`.
+    #[must_use]
+    pub fn with_cell(mut self, cell: f32) -> Self {
+        self.cell = Some(cell);
+        self
+    }
+
+    /// The same field over the box from `lo` to `hi`.
+    #[must_use]
+    pub fn with_bounds(mut self, lo: Vec2, hi: Vec2) -> Self {
+        self.bounds = Some((lo.min(hi), lo.max(hi)));
+        self
+    }
+
+    fn invalid(field: &str, reason: impl Into<String>) -> ThrongError {
+        ThrongError::InvalidParameter {
+            field: field.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The cell side this spec asks for.
+    fn cell_side(&self) -> f32 {
+        self.cell.unwrap_or(self.clearance * 0.5)
+    }
+
+    fn validate(&self) -> Result<()> {
+        if self.goals.is_empty() {
+            return Err(Self::invalid(
+                "field.goals",
+                "a field needs at least one goal",
+            ));
+        }
+        if let Some(i) = self.goals.iter().position(|g| !g.is_finite()) {
+            return Err(Self::invalid(
+                &format!("field.goals[{i}]"),
+                "goal coordinates must be finite",
+            ));
+        }
+        if !(self.clearance.is_finite() && self.clearance > 0.0) {
+            return Err(Self::invalid(
+                "field.clearance",
+                format!("must be finite and > 0, got {}", self.clearance),
+            ));
+        }
+        let cell = self.cell_side();
+        if !(cell.is_finite() && cell > 0.0 && cell <= self.clearance) {
+            return Err(Self::invalid(
+                "field.cell",
+                format!(
+                    "must be finite, > 0 and at most the clearance {} (so that a wall's grown band is two cells wide and no path leaks through it), got {cell}",
+                    self.clearance
+                ),
+            ));
+        }
+        if let Some((lo, hi)) = self.bounds {
+            if !(lo.is_finite() && hi.is_finite() && hi.x > lo.x && hi.y > lo.y) {
+                return Err(Self::invalid(
+                    "field.bounds",
+                    format!("must be finite with the upper corner above the lower, got {lo:?} and {hi:?}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a field says at a point ([`GoalField::sample`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FieldSample {
+    /// On the way: the unit direction of descent, and the travel distance left.
+    Toward {
+        /// Unit direction.
+        direction: Vec2,
+        /// Travel distance to the nearest goal (approximate, by the field's grid).
+        distance: f32,
+    },
+    /// In a goal.
+    AtGoal,
+    /// No goal can be reached from here (walled off, or inside an obstacle).
+    Unreachable,
+}
+
+/// A goal field built over a scene ([`GoalField::build`]). See the module docs.
+#[derive(Clone, Debug)]
+pub struct GoalField {
+    spec: FieldSpec,
+    /// Centre of cell (0, 0) minus half a cell: the grid's lower corner.
+    origin: Vec2,
+    cell: f32,
+    inv_cell: f32,
+    cols: usize,
+    rows: usize,
+    /// Per cell, row-major: travel distance; infinite where blocked or unreached.
+    dist: Vec<f32>,
+    /// Per cell: unit descent direction; zero in goals and where `dist` is infinite.
+    dir: Vec<Vec2>,
+}
+
+/// Cell states while marching.
+const FAR: u8 = 0;
+const TRIAL: u8 = 1;
+const DONE: u8 = 2;
+const BLOCKED: u8 = 3;
+
+impl GoalField {
+    /// Build the field of `spec` over the scene of `walls` and `obstacles`.
+    ///
+    /// # Errors
+    /// [`ThrongError::InvalidParameter`] for a spec out of range, a grid of more than
+    /// [`MAX_FIELD_CELLS`] cells, or goals that all lie inside walls or obstacles
+    /// (grown by the clearance).
+    pub fn build(spec: &FieldSpec, walls: &[Wall], obstacles: &[Obstacle]) -> Result<Self> {
+        spec.validate()?;
+        let cell = spec.cell_side();
+        let (lo, hi) = match spec.bounds {
+            Some(b) => b,
+            None => {
+                let mut lo = Vec2::splat(f32::INFINITY);
+                let mut hi = Vec2::splat(f32::NEG_INFINITY);
+                for g in &spec.goals {
+                    let (a, b) = g.extent();
+                    lo = lo.min(a);
+                    hi = hi.max(b);
+                }
+                for w in walls {
+                    lo = lo.min(w.a()).min(w.b());
+                    hi = hi.max(w.a()).max(w.b());
+                }
+                for o in obstacles {
+                    lo = lo.min(o.centre() - o.radius());
+                    hi = hi.max(o.centre() + o.radius());
+                }
+                let pad = Vec2::splat(spec.clearance + PAD_CELLS * cell);
+                (lo - pad, hi + pad)
+            }
+        };
+        let size = (hi - lo) / cell;
+        let too_many = || {
+            FieldSpec::invalid(
+                "field.cell",
+                format!(
+                    "cells of {cell} over {:?} make more than {MAX_FIELD_CELLS} cells",
+                    hi - lo
+                ),
+            )
+        };
+        if !(size.x.is_finite() && size.y.is_finite())
+            || f64::from(size.x.ceil()) * f64::from(size.y.ceil()) > MAX_FIELD_CELLS as f64
+        {
+            return Err(too_many());
+        }
+        let cols = (size.x.ceil() as usize).max(1);
+        let rows = (size.y.ceil() as usize).max(1);
+        let mut field = GoalField {
+            spec: spec.clone(),
+            origin: lo,
+            cell,
+            inv_cell: 1.0 / cell,
+            cols,
+            rows,
+            dist: Vec::new(),
+            dir: Vec::new(),
+        };
+        let mut state = field.blocked_cells(walls, obstacles);
+        field.dist = vec![f32::INFINITY; cols * rows];
+        let seeds = field.seed(&mut state);
+        if seeds == 0 {
+            return Err(FieldSpec::invalid(
+                "field.goals",
+                "every goal lies inside a wall or an obstacle (grown by the clearance), or outside the field's area",
+            ));
+        }
+        field.march(&mut state);
+        field.directions();
+        Ok(field)
+    }
+
+    /// The spec the field was built from.
+    #[must_use]
+    pub fn spec(&self) -> &FieldSpec {
+        &self.spec
+    }
+
+    /// Columns and rows of cells.
+    #[must_use]
+    pub fn dims(&self) -> (usize, usize) {
+        (self.cols, self.rows)
+    }
+
+    /// The side of a cell.
+    #[must_use]
+    pub fn cell_size(&self) -> f32 {
+        self.cell
+    }
+
+    /// The lower and upper corners of the area the field covers.
+    #[must_use]
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        (
+            self.origin,
+            self.origin + Vec2::new(self.cols as f32, self.rows as f32) * self.cell,
+        )
+    }
+
+    /// The centre of cell `(x, y)`.
+    #[must_use]
+    pub fn cell_centre(&self, x: usize, y: usize) -> Vec2 {
+        self.origin + (Vec2::new(x as f32, y as f32) + 0.5) * self.cell
+    }
+
+    /// The travel distance stored at cell `(x, y)` (infinite where blocked or
+    /// unreached; `None` outside the grid).
+    #[must_use]
+    pub fn cell_distance(&self, x: usize, y: usize) -> Option<f32> {
+        (x < self.cols && y < self.rows).then(|| self.dist[y * self.cols + x])
+    }
+
+    /// The descent direction stored at cell `(x, y)` (zero in goals and where the
+    /// distance is infinite).
+    #[must_use]
+    pub fn cell_direction(&self, x: usize, y: usize) -> Option<Vec2> {
+        (x < self.cols && y < self.rows).then(|| self.dir[y * self.cols + x])
+    }
+
+    /// Per cell: blocked or free, from the walls and obstacles grown by the clearance.
+    /// Rows of cells are rasterised in parallel bands (each cell's answer depends on
+    /// the scene alone).
+    fn blocked_cells(&self, walls: &[Wall], obstacles: &[Obstacle]) -> Vec<u8> {
+        let (cols, rows) = (self.cols, self.rows);
+        let r = self.spec.clearance;
+        let r2 = r * r;
+        let mut state = vec![FAR; cols * rows];
+        let band = 16;
+        state
+            .par_chunks_mut(cols * band)
+            .enumerate()
+            .for_each(|(b, chunk)| {
+                let y0 = b * band;
+                let y1 = y0 + chunk.len() / cols;
+                // The cells whose centres lie within `reach` of the box lo..hi.
+                let span = |lo: Vec2, hi: Vec2| {
+                    let a = ((lo - self.origin) * self.inv_cell - 0.5).floor();
+                    let b = ((hi - self.origin) * self.inv_cell - 0.5).ceil();
+                    let x0 = a.x.max(0.0) as usize;
+                    let x1 = (b.x.max(-1.0) + 1.0).min(cols as f32) as usize;
+                    let ya = (a.y.max(0.0) as usize).max(y0);
+                    let yb = ((b.y.max(-1.0) + 1.0).min(rows as f32) as usize).min(y1);
+                    (x0, x1, ya, yb)
+                };
+                for w in walls {
+                    let (x0, x1, ya, yb) = span(w.a().min(w.b()) - r, w.a().max(w.b()) + r);
+                    for y in ya..yb {
+                        for x in x0..x1 {
+                            let c = self.cell_centre(x, y);
+                            if w.closest_point(c).distance_squared(c) < r2 {
+                                chunk[(y - y0) * cols + x] = BLOCKED;
+                            }
+                        }
+                    }
+                }
+                for o in obstacles {
+                    let reach = o.radius() + r;
+                    let (x0, x1, ya, yb) = span(o.centre() - reach, o.centre() + reach);
+                    for y in ya..yb {
+                        for x in x0..x1 {
+                            if self.cell_centre(x, y).distance_squared(o.centre()) < reach * reach {
+                                chunk[(y - y0) * cols + x] = BLOCKED;
+                            }
+                        }
+                    }
+                }
+            });
+        state
+    }
+
+    /// The free cells within a cell's diagonal of a goal (or inside a goal box) get
+    /// their exact distance to the nearest goal and are accepted. Returns how many.
+    fn seed(&mut self, state: &mut [u8]) -> usize {
+        let reach = self.cell * std::f32::consts::SQRT_2;
+        let mut seeds = 0;
+        for gi in 0..self.spec.goals.len() {
+            let g = self.spec.goals[gi];
+            let (lo, hi) = g.extent();
+            let a = ((lo - reach - self.origin) * self.inv_cell - 0.5).floor();
+            let b = ((hi + reach - self.origin) * self.inv_cell - 0.5).ceil();
+            let x0 = a.x.max(0.0) as usize;
+            let y0 = a.y.max(0.0) as usize;
+            let x1 = (b.x.max(-1.0) + 1.0).min(self.cols as f32) as usize;
+            let y1 = (b.y.max(-1.0) + 1.0).min(self.rows as f32) as usize;
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let i = y * self.cols + x;
+                    if state[i] == BLOCKED {
+                        continue;
+                    }
+                    let c = self.cell_centre(x, y);
+                    let d = g.nearest(c).distance(c);
+                    if d <= reach && d < self.dist[i] {
+                        if state[i] != DONE {
+                            seeds += 1;
+                        }
+                        self.dist[i] = d;
+                        state[i] = DONE;
+                    }
+                }
+            }
+        }
+        seeds
+    }
+
+    /// Fast marching from the accepted cells over the free ones.
+    fn march(&mut self, state: &mut [u8]) {
+        let (cols, rows) = (self.cols, self.rows);
+        let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        let push = |heap: &mut BinaryHeap<_>, d: f32, i: usize| {
+            // Non-negative finite f32s order as their bits do.
+            heap.push(Reverse((d.to_bits(), i as u32)));
+        };
+        // Every accepted seed's free neighbours become trial cells.
+        for i in 0..cols * rows {
+            if state[i] == DONE {
+                for n in self.neighbours(i) {
+                    if state[n] == FAR {
+                        let d = self.solve(n, state);
+                        self.dist[n] = d;
+                        state[n] = TRIAL;
+                        push(&mut heap, d, n);
+                    }
+                }
+            }
+        }
+        while let Some(Reverse((bits, i))) = heap.pop() {
+            let i = i as usize;
+            if state[i] == DONE || f32::from_bits(bits) != self.dist[i] {
+                continue; // a stale entry: the cell was improved since
+            }
+            state[i] = DONE;
+            for n in self.neighbours(i) {
+                if state[n] == FAR || state[n] == TRIAL {
+                    let d = self.solve(n, state);
+                    if d < self.dist[n] {
+                        self.dist[n] = d;
+                        state[n] = TRIAL;
+                        push(&mut heap, d, n);
+                    }
+                }
+            }
+        }
+        // Cells never reached keep an infinite distance.
+        for (d, s) in self.dist.iter_mut().zip(state.iter()) {
+            if *s != DONE {
+                *d = f32::INFINITY;
+            }
+        }
+    }
+
+    /// The 8-neighbours of cell `i` inside the grid.
+    #[inline]
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
+        let (x, y, cols, rows) = (i % self.cols, i / self.cols, self.cols, self.rows);
+        let (l, r, d, u) = (x > 0, x + 1 < cols, y > 0, y + 1 < rows);
+        [
+            l.then(|| i - 1),
+            r.then(|| i + 1),
+            d.then(|| i - cols),
+            u.then(|| i + cols),
+            (l && d).then(|| i - cols - 1),
+            (r && d).then(|| i - cols + 1),
+            (l && u).then(|| i + cols - 1),
+            (r && u).then(|| i + cols + 1),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// The first-order upwind solution of `|∇d| = 1` at cell `i` from its accepted
+    /// neighbours, on two stencils (Hassouna and Farag's multi-stencil fast marching):
+    /// the axes, with `a` and `b` the smaller accepted distances along x and y and `h`
+    /// the cell side, and the diagonals, the same with the diagonal neighbours and
+    /// `h√2`; the smaller of the two ([`eikonal_update`]). The diagonal stencil halves
+    /// the axis stencil's error on the diagonals.
+    #[inline]
+    fn solve(&self, i: usize, state: &[u8]) -> f32 {
+        let (x, y) = (i % self.cols, i / self.cols);
+        let (cols, rows) = (self.cols, self.rows);
+        let at = |ok: bool, j: usize| {
+            if ok && state[j] == DONE {
+                self.dist[j]
+            } else {
+                f32::INFINITY
+            }
+        };
+        let (l, r, d, u) = (x > 0, x + 1 < cols, y > 0, y + 1 < rows);
+        let a = at(l, i.wrapping_sub(1)).min(at(r, i + 1));
+        let b = at(d, i.wrapping_sub(cols)).min(at(u, i + cols));
+        let axes = eikonal_update(a, b, self.cell);
+        let a = at(l && d, i.wrapping_sub(cols + 1)).min(at(r && u, i + cols + 1));
+        let b = at(r && d, i.wrapping_sub(cols).wrapping_add(1))
+            .min(at(l && u, (i + cols).wrapping_sub(1)));
+        axes.min(eikonal_update(a, b, self.cell * std::f32::consts::SQRT_2))
+    }
+
+    /// Each reached cell's unit descent direction, from upwind differences: along each
+    /// axis, toward the neighbour with the smaller distance if it is smaller than the
+    /// cell's own, by the drop. Rows in parallel.
+    fn directions(&mut self) {
+        let (cols, rows) = (self.cols, self.rows);
+        let dist = &self.dist;
+        let mut dir = vec![Vec2::ZERO; cols * rows];
+        dir.par_chunks_mut(cols).enumerate().for_each(|(y, out)| {
+            for (x, o) in out.iter_mut().enumerate() {
+                let i = y * cols + x;
+                let d = dist[i];
+                if !d.is_finite() || d == 0.0 {
+                    continue;
+                }
+                let get = |ok: bool, j: usize| if ok { dist[j] } else { f32::INFINITY };
+                let axis = |lo: f32, hi: f32| {
+                    if lo < hi {
+                        -(d - lo).max(0.0)
+                    } else if hi.is_finite() {
+                        (d - hi).max(0.0)
+                    } else {
+                        0.0
+                    }
+                };
+                let v = Vec2::new(
+                    axis(get(x > 0, i.wrapping_sub(1)), get(x + 1 < cols, i + 1)),
+                    axis(
+                        get(y > 0, i.wrapping_sub(cols)),
+                        get(y + 1 < rows, i + cols),
+                    ),
+                );
+                *o = v.normalize_or_zero();
+            }
+        });
+        self.dir = dir;
+    }
+
+    /// What the field says at `p`: the direction and distance interpolated bilinearly
+    /// between the centres of the four cells around `p`, over those of them that are
+    /// reached. Where none is (a body pressed into a wall's clearance), the way back
+    /// to the nearest reached cell within two cells; beyond that, [`FieldSample::Unreachable`].
+    /// Outside the field's area: toward its nearest point.
+    #[must_use]
+    pub fn sample(&self, p: Vec2) -> FieldSample {
+        let (lo, hi) = self.bounds();
+        if !(p.cmpge(lo).all() && p.cmplt(hi).all()) {
+            if !p.is_finite() {
+                return FieldSample::Unreachable;
+            }
+            // Half a cell inside, so that the point aimed at is a cell centre's row.
+            let inside = p.clamp(lo + self.cell * 0.5, hi - self.cell * 0.5);
+            return match self.sample(inside) {
+                FieldSample::Unreachable => FieldSample::Unreachable,
+                FieldSample::AtGoal => FieldSample::Toward {
+                    direction: (inside - p).normalize_or_zero(),
+                    distance: inside.distance(p),
+                },
+                FieldSample::Toward { distance, .. } => FieldSample::Toward {
+                    direction: (inside - p).normalize_or_zero(),
+                    distance: distance + inside.distance(p),
+                },
+            };
+        }
+        let u = (p - self.origin) * self.inv_cell - 0.5;
+        let f = u.floor();
+        let t = u - f;
+        let (fx, fy) = (f.x as i64, f.y as i64);
+        let mut dir = Vec2::ZERO;
+        let mut dist = 0.0;
+        let mut weight = 0.0;
+        let mut at_goal = 0.0;
+        for (dy, wy) in [(0, 1.0 - t.y), (1, t.y)] {
+            for (dx, wx) in [(0, 1.0 - t.x), (1, t.x)] {
+                let (x, y) = (fx + dx, fy + dy);
+                if x < 0 || y < 0 || x >= self.cols as i64 || y >= self.rows as i64 {
+                    continue;
+                }
+                let i = y as usize * self.cols + x as usize;
+                let d = self.dist[i];
+                if !d.is_finite() {
+                    continue;
+                }
+                let w = wx * wy;
+                weight += w;
+                dist += w * d;
+                dir += w * self.dir[i];
+                if d == 0.0 {
+                    at_goal += w;
+                }
+            }
+        }
+        if weight > 0.0 {
+            let direction = dir.normalize_or_zero();
+            if direction == Vec2::ZERO || at_goal >= weight * 0.5 {
+                return FieldSample::AtGoal;
+            }
+            return FieldSample::Toward {
+                direction,
+                distance: dist / weight,
+            };
+        }
+        self.way_back(p)
+    }
+
+    /// From a point whose four cells are all blocked or unreached: toward the centre
+    /// of the nearest reached cell within two cells (ties: the smaller index).
+    fn way_back(&self, p: Vec2) -> FieldSample {
+        let c = ((p - self.origin) * self.inv_cell).floor();
+        let (cx, cy) = (c.x as i64, c.y as i64);
+        let mut best: Option<(f32, usize, Vec2)> = None;
+        for y in (cy - 2)..=(cy + 2) {
+            for x in (cx - 2)..=(cx + 2) {
+                if x < 0 || y < 0 || x >= self.cols as i64 || y >= self.rows as i64 {
+                    continue;
+                }
+                let i = y as usize * self.cols + x as usize;
+                if !self.dist[i].is_finite() {
+                    continue;
+                }
+                let centre = self.cell_centre(x as usize, y as usize);
+                let d2 = centre.distance_squared(p);
+                if best.is_none_or(|(b, _, _)| d2 < b) {
+                    best = Some((d2, i, centre));
+                }
+            }
+        }
+        match best {
+            Some((d2, i, centre)) => FieldSample::Toward {
+                direction: (centre - p).normalize_or_zero(),
+                distance: self.dist[i] + d2.sqrt(),
+            },
+            None => FieldSample::Unreachable,
+        }
+    }
+}
+
+/// The eikonal update of one cell from the smaller accepted distances along x (`a`)
+/// and y (`b`) for cells of side `h` (see [`GoalField`]'s `solve`).
+#[inline]
+pub(crate) fn eikonal_update(a: f32, b: f32, h: f32) -> f32 {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    if !lo.is_finite() {
+        return f32::INFINITY;
+    }
+    if !hi.is_finite() || hi - lo >= h {
+        return lo + h;
+    }
+    let diff = hi - lo;
+    0.5 * (lo + hi + (2.0 * h * h - diff * diff).sqrt())
+}
+
+#[cfg(test)]
+mod tests;

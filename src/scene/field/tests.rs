@@ -1,0 +1,303 @@
+use glam::Vec2;
+
+use super::*;
+
+fn wall(a: (f32, f32), b: (f32, f32)) -> Wall {
+    Wall::new(Vec2::new(a.0, a.1), Vec2::new(b.0, b.1)).unwrap()
+}
+
+#[test]
+fn eikonal_update_by_hand() {
+    // One accepted neighbour: one cell farther.
+    assert_eq!(eikonal_update(2.0, f32::INFINITY, 0.5), 2.5);
+    // Two equal neighbours at 0, cells of 1: (0 + 0 + √2) / 2.
+    assert!((eikonal_update(0.0, 0.0, 1.0) - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-7);
+    // Neighbours a cell apart or more: the smaller one plus a cell.
+    assert_eq!(eikonal_update(3.0, 1.0, 1.0), 2.0);
+    // a = 1, b = 1.5, h = 1: (2.5 + √(2 - 0.25)) / 2 = 1.9114378.
+    assert!((eikonal_update(1.0, 1.5, 1.0) - 1.911_437_8).abs() < 1e-6);
+}
+
+#[test]
+fn open_ground_distances_are_nearly_euclidean() {
+    let goal = Vec2::new(0.0, 0.0);
+    let spec = FieldSpec::new(vec![Goal::Point(goal)], 0.5)
+        .with_bounds(Vec2::splat(-20.0), Vec2::splat(20.0));
+    let f = GoalField::build(&spec, &[], &[]).unwrap();
+    assert_eq!(f.dims(), (160, 160));
+    let mut worst: f32 = 0.0;
+    for y in 0..160 {
+        for x in 0..160 {
+            let c = f.cell_centre(x, y);
+            let e = c.distance(goal);
+            if e > 3.0 {
+                let d = f.cell_distance(x, y).unwrap();
+                worst = worst.max((d - e).abs() / e);
+            }
+        }
+    }
+    // Fast marching's first-order error is largest on the diagonals, and shrinks with
+    // the distance from the point source.
+    println!("worst relative error {worst}");
+    assert!(worst < 0.03, "worst relative error {worst}");
+    // Away from the goal the descent direction points at it.
+    let FieldSample::Toward {
+        direction,
+        distance,
+    } = f.sample(Vec2::new(12.3, -7.1))
+    else {
+        panic!("no direction in the open");
+    };
+    let straight = (goal - Vec2::new(12.3, -7.1)).normalize();
+    assert!(
+        direction.dot(straight) > 0.995,
+        "{direction} against {straight}"
+    );
+    assert!((distance - 14.2).abs() < 0.5, "{distance}");
+}
+
+#[test]
+fn a_wall_is_walked_around_and_a_pocket_is_unreachable() {
+    // A wall across x = 0 from y = -10 to y = 5; the goal on its right.
+    let walls = [
+        wall((0.0, -10.0), (0.0, 5.0)),
+        // A closed box on the left, far from everything.
+        wall((-15.0, -15.0), (-10.0, -15.0)),
+        wall((-10.0, -15.0), (-10.0, -10.0)),
+        wall((-10.0, -10.0), (-15.0, -10.0)),
+        wall((-15.0, -10.0), (-15.0, -15.0)),
+    ];
+    let spec = FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.5)
+        .with_bounds(Vec2::splat(-20.0), Vec2::splat(20.0));
+    let f = GoalField::build(&spec, &walls, &[]).unwrap();
+    // Straight through the wall would be 10; around its top end, at least
+    // |(-5,0)-(0,5.5)| + |(0,5.5)-(5,0)| = 2 × 7.43.
+    match f.sample(Vec2::new(-5.0, 0.0)) {
+        FieldSample::Toward {
+            direction,
+            distance,
+        } => {
+            assert!(distance > 14.8, "{distance}");
+            assert!(direction.y > 0.5, "heads for the wall's end: {direction}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(f.sample(Vec2::new(-12.5, -12.5)), FieldSample::Unreachable);
+    // Inside the wall's clearance: the way back out, on its own side.
+    match f.sample(Vec2::new(-0.1, -3.0)) {
+        FieldSample::Toward { direction, .. } => assert!(direction.x < 0.0, "{direction}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn goals_inside_walls_and_oversized_grids_are_refused() {
+    let walls = [wall((0.0, -10.0), (0.0, 10.0))];
+    let spec = FieldSpec::new(vec![Goal::Point(Vec2::new(0.1, 0.0))], 0.5);
+    let e = GoalField::build(&spec, &walls, &[]).unwrap_err();
+    assert!(e.to_string().contains("inside a wall"), "{e}");
+    let huge = FieldSpec::new(vec![Goal::Point(Vec2::ZERO)], 0.5)
+        .with_bounds(Vec2::splat(-1e6), Vec2::splat(1e6));
+    let e = GoalField::build(&huge, &[], &[]).unwrap_err();
+    assert!(e.to_string().contains("more than"), "{e}");
+    assert!(GoalField::build(&FieldSpec::new(vec![], 0.5), &[], &[]).is_err());
+    assert!(GoalField::build(
+        &FieldSpec::new(vec![Goal::Point(Vec2::ZERO)], 0.0),
+        &[],
+        &[]
+    )
+    .is_err());
+}
+
+#[test]
+fn the_nearest_of_several_goals_wins() {
+    let spec = FieldSpec::new(
+        vec![
+            Goal::Box(Vec2::new(-12.0, -1.0), Vec2::new(-10.0, 1.0)),
+            Goal::Segment(Vec2::new(10.0, -1.0), Vec2::new(10.0, 1.0)),
+        ],
+        0.5,
+    )
+    .with_bounds(Vec2::splat(-15.0), Vec2::splat(15.0));
+    let f = GoalField::build(&spec, &[], &[]).unwrap();
+    let toward = |p: Vec2| match f.sample(p) {
+        FieldSample::Toward { direction, .. } => direction,
+        other => panic!("{other:?}"),
+    };
+    assert!(toward(Vec2::new(-3.0, 0.0)).x < -0.99);
+    assert!(toward(Vec2::new(3.0, 0.0)).x > 0.99);
+    assert_eq!(f.sample(Vec2::new(-11.0, 0.0)), FieldSample::AtGoal);
+    // Outside the area: toward its nearest point.
+    let d = toward(Vec2::new(0.0, 40.0));
+    assert!(d.y < -0.99, "{d}");
+}
+
+#[test]
+fn the_same_bits_on_any_thread_count() {
+    let walls = [
+        wall((0.0, -10.0), (0.0, 5.0)),
+        wall((4.0, -3.0), (9.0, 2.0)),
+    ];
+    let obstacles = [Obstacle::new(Vec2::new(-4.0, 4.0), 1.5).unwrap()];
+    let spec = FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.4);
+    let build = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| GoalField::build(&spec, &walls, &obstacles).unwrap())
+    };
+    let (a, b) = (build(1), build(3));
+    let bits = |f: &GoalField| {
+        f.dist
+            .iter()
+            .map(|d| d.to_bits())
+            .chain(f.dir.iter().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bits(&a), bits(&b));
+}
+
+/// The exact shortest path for a body of radius `r` from `s` to `g` among walls: a
+/// visibility graph over points on polygons circumscribing each wall end's circle of
+/// radius `r` (64 sides: at most 0.12% longer than the circles), a move being
+/// visible when it keeps `r` from every wall.
+fn exact_shortest(s: Vec2, g: Vec2, walls: &[Wall], r: f32) -> f32 {
+    let sides = 64;
+    let grown = r / (std::f32::consts::PI / sides as f32).cos() * 1.0005;
+    let mut nodes = vec![s, g];
+    for w in walls {
+        for end in [w.a(), w.b()] {
+            for k in 0..sides {
+                let a = k as f32 / sides as f32 * std::f32::consts::TAU;
+                nodes.push(end + grown * Vec2::new(a.cos(), a.sin()));
+            }
+        }
+    }
+    let clear = |a: Vec2, b: Vec2| {
+        walls
+            .iter()
+            .all(|w| segment_distance(a, b, w.a(), w.b()) >= r * 0.9999)
+    };
+    let n = nodes.len();
+    let mut dist = vec![f32::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[0] = 0.0;
+    for _ in 0..n {
+        let Some(u) = (0..n)
+            .filter(|&i| !done[i] && dist[i].is_finite())
+            .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+        else {
+            break;
+        };
+        done[u] = true;
+        if u == 1 {
+            break;
+        }
+        for v in 0..n {
+            if !done[v] && clear(nodes[u], nodes[v]) {
+                dist[v] = dist[v].min(dist[u] + nodes[u].distance(nodes[v]));
+            }
+        }
+    }
+    dist[1]
+}
+
+/// The distance between segments `a..b` and `c..d`.
+fn segment_distance(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f32 {
+    let cross = |o: Vec2, p: Vec2, q: Vec2| (p - o).perp_dot(q - o);
+    let (d1, d2) = (cross(a, b, c), cross(a, b, d));
+    let (d3, d4) = (cross(c, d, a), cross(c, d, b));
+    if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+        return 0.0;
+    }
+    let on =
+        |p: Vec2, s: Vec2, e: Vec2| crate::math::closest_point_on_segment(p, s, e).0.distance(p);
+    on(a, c, d)
+        .min(on(b, c, d))
+        .min(on(c, a, b))
+        .min(on(d, a, b))
+}
+
+/// The length of the path an agent takes from `s` by following the field in small
+/// steps, until it is within a cell of `g`.
+fn walked(f: &GoalField, s: Vec2, g: Vec2) -> f32 {
+    let step = f.cell_size() * 0.25;
+    let (mut p, mut len) = (s, 0.0);
+    for _ in 0..200_000 {
+        if p.distance(g) < f.cell_size() {
+            return len + p.distance(g);
+        }
+        match f.sample(p) {
+            FieldSample::Toward { direction, .. } => {
+                p += direction * step;
+                len += step;
+            }
+            _ => return len + p.distance(g),
+        }
+    }
+    f32::INFINITY
+}
+
+/// The test maps: walls, start, goal.
+fn maps() -> Vec<(&'static str, Vec<Wall>, Vec2, Vec2)> {
+    vec![
+        (
+            "open",
+            vec![],
+            Vec2::new(-15.0, -9.0),
+            Vec2::new(14.0, 11.0),
+        ),
+        (
+            "one wall",
+            vec![wall((0.0, -12.0), (0.0, 6.0))],
+            Vec2::new(-10.0, -3.0),
+            Vec2::new(10.0, 0.0),
+        ),
+        (
+            "a room with a door",
+            vec![
+                wall((-10.0, -10.0), (10.0, -10.0)),
+                wall((10.0, -10.0), (10.0, -0.8)),
+                wall((10.0, 0.8), (10.0, 10.0)),
+                wall((10.0, 10.0), (-10.0, 10.0)),
+                wall((-10.0, 10.0), (-10.0, -10.0)),
+            ],
+            Vec2::new(-7.0, 8.0),
+            Vec2::new(16.0, -6.0),
+        ),
+        (
+            "a zig-zag",
+            vec![
+                wall((-6.0, -15.0), (-6.0, 8.0)),
+                wall((0.0, -8.0), (0.0, 15.0)),
+                wall((6.0, -15.0), (6.0, 8.0)),
+            ],
+            Vec2::new(-12.0, -10.0),
+            Vec2::new(12.0, -10.0),
+        ),
+    ]
+}
+
+#[test]
+fn paths_along_the_field_are_within_two_percent_of_the_shortest() {
+    let r = 0.4;
+    for (name, walls, s, g) in maps() {
+        let spec = FieldSpec::new(vec![Goal::Point(g)], r)
+            .with_cell(0.1)
+            .with_bounds(Vec2::splat(-20.0), Vec2::splat(20.0));
+        let f = GoalField::build(&spec, &walls, &[]).unwrap();
+        let exact = exact_shortest(s, g, &walls, r);
+        let along = walked(&f, s, g);
+        let excess = along / exact - 1.0;
+        println!(
+            "{name}: along the field {along:.3}, shortest {exact:.3}, excess {:.2}%",
+            excess * 100.0
+        );
+        assert!(
+            (-0.002..0.02).contains(&excess),
+            "{name}: along the field {along}, shortest {exact}, excess {:.2}%",
+            excess * 100.0
+        );
+    }
+}
