@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::behaviours::angular::{AlignParams, VelocityMatchParams};
 use crate::behaviours::approach::ApproachParams;
 use crate::behaviours::avoidance::AvoidanceParams;
+use crate::behaviours::field::FollowFieldParams;
 use crate::behaviours::flocking::SeparationParams;
 use crate::behaviours::kinematic::{KinematicArriveParams, KinematicWanderParams};
 use crate::behaviours::leader::LeaderParams;
@@ -85,6 +86,14 @@ pub enum Behaviour {
         /// How to follow it.
         params: PathFollowParams,
     },
+    /// Follow a goal field of the world (by [`FieldId`], [`crate::World::add_goal_field`]):
+    /// Reynolds' flow-field following, the way around walls to the nearest goal.
+    FollowField {
+        /// The field.
+        field: FieldId,
+        /// How to follow it.
+        params: FollowFieldParams,
+    },
     /// Get between the agent's target and its second target.
     Interpose(InterposeParams),
     /// Hide from the agent's target behind the nearest obstacle.
@@ -130,6 +139,7 @@ impl Behaviour {
             Behaviour::WallAvoidance(_) => "wall_avoidance",
             Behaviour::ObstacleAvoidance(_) => "obstacle_avoidance",
             Behaviour::FollowPath { .. } => "follow_path",
+            Behaviour::FollowField { .. } => "follow_field",
             Behaviour::Interpose(_) => "interpose",
             Behaviour::Hide(_) => "hide",
             Behaviour::OffsetPursuit(_) => "offset_pursuit",
@@ -242,6 +252,9 @@ impl Behaviour {
                     ("end_slowing_radius", p.end_slowing_radius),
                 ],
             ),
+            Behaviour::FollowField { params: p, .. } => {
+                non_negatives(field, &[("slowing_radius", p.slowing_radius)])
+            }
             Behaviour::Interpose(p) => {
                 non_negatives(field, &[("deceleration_time", p.deceleration_time)])
             }
@@ -317,6 +330,26 @@ impl PathId {
     }
 
     /// The path's index in the world, in the order paths were added.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Index of a goal field added to a world with [`crate::World::add_goal_field`].
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct FieldId(pub(crate) u32);
+
+impl FieldId {
+    /// The id of the field at this index (the `index`-th field added to a world).
+    #[must_use]
+    pub fn from_index(index: usize) -> Self {
+        Self(u32::try_from(index).unwrap_or(u32::MAX))
+    }
+
+    /// The field's index in the world, in the order fields were added.
     #[must_use]
     pub fn index(self) -> usize {
         self.0 as usize

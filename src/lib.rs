@@ -72,23 +72,24 @@ pub use glam;
 
 pub use agents::{AgentId, AgentSpec, GroupId, Target};
 pub use error::{Result, ThrongError};
-pub use group::{Behaviour, GroupConfig, WeightedBehaviour};
+pub use group::{Behaviour, FieldId, GroupConfig, WeightedBehaviour};
 pub use world::{TickStats, World, WorldConfig};
 
 /// What an embedder needs most, in one `use throng::prelude::*;`.
 pub mod prelude {
     pub use crate::behaviours::approach::ApproachParams;
     pub use crate::behaviours::avoidance::AvoidanceParams;
+    pub use crate::behaviours::field::FollowFieldParams;
     pub use crate::behaviours::flocking::SeparationParams;
     pub use crate::behaviours::leader::LeaderParams;
     pub use crate::behaviours::targeting::{ArriveParams, EvadeParams, FleeParams};
     pub use crate::behaviours::wander::WanderParams;
     pub use crate::integrate::{Integrator, Limits};
-    pub use crate::scene::{Obstacle, Path, Wall};
+    pub use crate::scene::{FieldSample, FieldSpec, Goal, Obstacle, Path, Wall};
     pub use crate::spatial::IndexKind;
     pub use crate::world::{Snapshot, TickStats, World, WorldConfig};
     pub use crate::{
-        AgentId, AgentSpec, Behaviour, GroupConfig, GroupId, Result, Target, ThrongError,
+        AgentId, AgentSpec, Behaviour, FieldId, GroupConfig, GroupId, Result, Target, ThrongError,
     };
     pub use glam::Vec2;
 }

@@ -135,6 +135,7 @@ pub mod wander;
 pub mod angular;
 pub mod approach;
 pub mod avoidance;
+pub mod field;
 pub mod host;
 pub mod kinematic;
 pub mod leader;

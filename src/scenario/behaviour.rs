@@ -9,10 +9,10 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::error::Problem;
-use super::layout::LayoutPath;
+use super::layout::{LayoutField, LayoutPath};
 use crate::behaviours::flocking::SeparationParams;
 use crate::behaviours::leader::LeaderParams;
-use crate::group::{Behaviour, GroupConfig, Movement, PathId, WeightedBehaviour};
+use crate::group::{Behaviour, FieldId, GroupConfig, Movement, PathId, WeightedBehaviour};
 
 /// The parameters of one behaviour entry, with the entry's key path for errors.
 pub(crate) struct Params<'a> {
@@ -27,6 +27,8 @@ pub(crate) struct Context<'a> {
     pub movement: Movement,
     /// The scene's paths, by index (= the world's `PathId`).
     pub paths: &'a [LayoutPath],
+    /// The scene's goal fields, by index (= the world's `FieldId`).
+    pub fields: &'a [LayoutField],
 }
 
 impl Default for Context<'static> {
@@ -34,6 +36,7 @@ impl Default for Context<'static> {
         Self {
             movement: Movement::Steering,
             paths: &[],
+            fields: &[],
         }
     }
 }
@@ -151,6 +154,48 @@ impl Params<'_> {
         })
     }
 
+    /// `follow_field`: `field = "name"` plus the field-following parameters.
+    fn follow_field(&self) -> Result<Behaviour, Problem> {
+        let names = || {
+            self.ctx
+                .fields
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let key = format!("{}.field", self.key);
+        let Some(name) = self.table.get("field") else {
+            return Err(Problem::new(
+                key,
+                format!(
+                    "follow_field needs `field = \"name\"` naming a [[fields]] table; the fields are: {}",
+                    names()
+                ),
+            ));
+        };
+        let Some(index) = name
+            .as_str()
+            .and_then(|n| self.ctx.fields.iter().position(|f| f.name == n))
+        else {
+            return Err(Problem::new(
+                key,
+                format!("unknown field {name}; the fields are: {}", names()),
+            ));
+        };
+        let rest = self.without(&["field"]);
+        let params = Params {
+            table: &rest,
+            key: self.key,
+            ctx: self.ctx,
+        }
+        .parse()?;
+        Ok(Behaviour::FollowField {
+            field: FieldId::from_index(index),
+            params,
+        })
+    }
+
     /// `leader_follow`: the leader parameters, with `separation = { ... }` for
     /// the separation among followers.
     fn leader_follow(&self) -> Result<Behaviour, Problem> {
@@ -228,6 +273,7 @@ behaviour_kinds! {
     "wall_avoidance" => |p| p.parse().map(Behaviour::WallAvoidance),
     "obstacle_avoidance" => |p| p.parse().map(Behaviour::ObstacleAvoidance),
     "follow_path" => |p| p.follow_path(),
+    "follow_field" => |p| p.follow_field(),
     "interpose" => |p| p.parse().map(Behaviour::Interpose),
     "hide" => |p| p.parse().map(Behaviour::Hide),
     "offset_pursuit" => |p| p.parse().map(Behaviour::OffsetPursuit),
@@ -326,6 +372,12 @@ mod tests {
             points: vec![glam::Vec2::ZERO, glam::Vec2::X],
             looped: false,
         }];
+        let fields = [LayoutField {
+            name: "exit".into(),
+            goals: vec![(glam::Vec2::ZERO, glam::Vec2::ONE)],
+            clearance: 0.5,
+            cell: None,
+        }];
         for kind in BEHAVIOUR_KINDS {
             let movement = if kind.starts_with("kinematic_") {
                 Movement::Kinematic
@@ -335,9 +387,12 @@ mod tests {
             let ctx = Context {
                 movement,
                 paths: &paths,
+                fields: &fields,
             };
             let params = if *kind == "follow_path" {
                 table("path = \"route\"")
+            } else if *kind == "follow_field" {
+                table("field = \"exit\"")
             } else {
                 toml::Table::new()
             };
@@ -348,7 +403,12 @@ mod tests {
         let ctx = Context {
             movement: Movement::Steering,
             paths: &paths,
+            fields: &fields,
         };
+        // A field that is not in the scene names the key and the fields there are.
+        let e = convert("b", "follow_field", 1.0, 1.0, &table("field = \"x\""), &ctx).unwrap_err();
+        assert_eq!(e.key, "b.field");
+        assert!(e.message.contains("exit"), "{}", e.message);
         let e = convert("b", "follow_path", 1.0, 1.0, &table("path = \"x\""), &ctx).unwrap_err();
         assert_eq!(e.key, "b.path");
         assert!(e.message.contains("route"), "{}", e.message);

@@ -176,6 +176,36 @@ pub struct Layout {
     pub bounds: Option<Rect>,
     /// Measuring lines, for the run report.
     pub gates: Vec<Gate>,
+    /// Goal fields, in the profile's order (= the world's `FieldId`).
+    pub fields: Vec<LayoutField>,
+}
+
+/// A named goal field of a profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayoutField {
+    /// Name, referred to by `follow_field` behaviours.
+    pub name: String,
+    /// Goal boxes, lower and upper corner (equal for a point).
+    pub goals: Vec<(Vec2, Vec2)>,
+    /// Radius of the bodies the field serves.
+    pub clearance: f32,
+    /// Cell side; `None`: half the clearance.
+    pub cell: Option<f32>,
+}
+
+impl LayoutField {
+    /// The engine's spec of this field.
+    #[must_use]
+    pub fn spec(&self) -> crate::scene::FieldSpec {
+        let goals = self
+            .goals
+            .iter()
+            .map(|&(a, b)| crate::scene::Goal::from_corners(a, b))
+            .collect();
+        let mut spec = crate::scene::FieldSpec::new(goals, self.clearance);
+        spec.cell = self.cell;
+        spec
+    }
 }
 
 impl Layout {
@@ -212,6 +242,16 @@ impl Layout {
                     name: g.name.clone(),
                     a: g.a * s,
                     b: g.b * s,
+                })
+                .collect(),
+            // Goals move with the scene; bodies, and so clearance and cells, keep
+            // their size.
+            fields: self
+                .fields
+                .iter()
+                .map(|f| LayoutField {
+                    goals: f.goals.iter().map(|&(a, b)| (a * s, b * s)).collect(),
+                    ..f.clone()
                 })
                 .collect(),
         }
@@ -287,6 +327,12 @@ mod tests {
                 radius: 1.0,
             }],
             paths: vec![square(false)],
+            fields: vec![LayoutField {
+                name: "exit".into(),
+                goals: vec![(Vec2::ONE, Vec2::new(2.0, 3.0))],
+                clearance: 0.5,
+                cell: Some(0.25),
+            }],
             bounds: None,
             gates: vec![Gate {
                 name: "g".into(),
@@ -299,6 +345,12 @@ mod tests {
         assert_eq!(s.walls[0].b, Vec2::new(4.0, 2.0));
         assert_eq!(s.obstacles[0].radius, 2.0);
         assert_eq!(s.paths[0].length(), 60.0);
+        // Goals move with the scene; the bodies' clearance and the cells do not.
+        assert_eq!(
+            s.fields[0].goals[0],
+            (Vec2::splat(2.0), Vec2::new(4.0, 6.0))
+        );
+        assert_eq!((s.fields[0].clearance, s.fields[0].cell), (0.5, Some(0.25)));
         let e = s.extent().unwrap();
         assert_eq!((e.min, e.max), (Vec2::ZERO, Vec2::new(20.0, 20.0)));
     }

@@ -12,8 +12,9 @@ use crate::{AgentId, AgentSpec, GroupId, Target, TickStats, World, WorldConfig};
 /// from every agent's own stream.
 const SPAWN_STREAM: u64 = 0x5350_4157_4e5f_5354;
 
-/// Hand the scene's walls, obstacles and paths to the world. Paths are added in
-/// the scene's order, so a profile's path index is the world's [`crate::group::PathId`].
+/// Hand the scene's walls, obstacles, paths and goal fields to the world. Paths and
+/// fields are added in the scene's order, so a profile's path index is the world's
+/// [`crate::group::PathId`], and its field index the world's [`crate::FieldId`].
 ///
 /// # Errors
 /// When the engine rejects a wall, obstacle or path the profile validation let
@@ -38,6 +39,17 @@ pub fn apply_layout(scene: &Layout, world: &mut World) -> crate::Result<()> {
             crate::scene::Path::open(p.points.clone())?
         };
         world.add_path(path)?;
+    }
+    for f in &scene.fields {
+        world.add_goal_field(f.spec()).map_err(|e| match e {
+            crate::ThrongError::InvalidParameter { field, reason } => {
+                crate::ThrongError::InvalidParameter {
+                    field: format!("goal field `{}`: {field}", f.name),
+                    reason,
+                }
+            }
+            e => e,
+        })?;
     }
     Ok(())
 }

@@ -56,7 +56,7 @@ use toml::de::DeTable;
 
 pub use behaviour::BEHAVIOUR_KINDS;
 pub use error::ProfileError;
-pub use layout::{Circle, Layout, LayoutPath, Rect, WallSegment};
+pub use layout::{Circle, Layout, LayoutField, LayoutPath, Rect, WallSegment};
 pub use load::{apply_layout, GroupInfo, Scenario, ScenarioState};
 pub use profile::{
     BodySpec, GroupSpec, InitialDirection, Movement, Overrides, Profile, SquadSpec, TargetSpec,

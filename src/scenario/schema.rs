@@ -38,6 +38,10 @@ pub struct ProfileDoc {
     /// Named paths.
     #[serde(default)]
     pub paths: Vec<PathDoc>,
+    /// Goal fields: the way to the nearest of their goals around the walls and
+    /// obstacles, for `follow_field` behaviours.
+    #[serde(default)]
+    pub fields: Vec<FieldDoc>,
     /// Measuring lines: the run report counts the agents crossing each (a door, say).
     #[serde(default)]
     pub gates: Vec<GateDoc>,
@@ -111,6 +115,21 @@ pub struct PathDoc {
     /// Whether the last point joins the first. Default false.
     #[serde(default)]
     pub looped: bool,
+}
+
+/// `[[fields]]`: a goal field, `{ name, goals = [[x0, y0, x1, y1], ...] }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldDoc {
+    /// Unique name, referred to by `follow_field` behaviours.
+    pub name: String,
+    /// Boxes `[x0, y0, x1, y1]` (opposite corners; a point is a box of size zero).
+    pub goals: Vec<[f32; 4]>,
+    /// Radius of the bodies the field serves (walls and obstacles are grown by it).
+    /// Default: the largest body radius of the groups that follow the field.
+    pub clearance: Option<f32>,
+    /// Side of the field's cells, at most the clearance. Default: half the clearance.
+    pub cell: Option<f32>,
 }
 
 /// `[[gates]]`: a measuring line, `line = [x0, y0, x1, y1]`.

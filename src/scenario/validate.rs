@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use super::error::Problem;
-use super::layout::{Circle, Layout, LayoutPath, Rect, WallSegment};
+use super::layout::{Circle, Layout, LayoutField, LayoutPath, Rect, WallSegment};
 use super::profile::{
     BodySpec, GroupSpec, InitialDirection, Profile, SquadSpec, TargetSpec, WorldSpec,
     MAX_COORDINATE, MAX_GROUP_COUNT, MIN_SEGMENT_LENGTH,
@@ -114,6 +114,8 @@ pub(crate) fn validate(doc: ProfileDoc, default_name: &str) -> Result<Profile, P
         groups.push(validate_group(&key, g, &doc, &scene)?);
     }
     let squads = validate_squads(&doc, &groups)?;
+    let mut scene = scene;
+    settle_clearances(&doc, &groups, &mut scene)?;
     // A follower needs a leader: a squad, or an agent target.
     for (i, g) in groups.iter().enumerate() {
         let follows = g
@@ -243,6 +245,42 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Layout, Problem> {
             looped: p.looped,
         });
     }
+    for (i, f) in doc.fields.iter().enumerate() {
+        let key = format!("fields[{i}]");
+        name_ok(&format!("{key}.name"), &f.name, "the field")?;
+        if let Some(j) = doc.fields[..i].iter().position(|o| o.name == f.name) {
+            return Err(Problem::new(
+                format!("{key}.name"),
+                format!("field `{}` is already defined by fields[{j}]", f.name),
+            ));
+        }
+        if f.goals.is_empty() {
+            return Err(Problem::new(
+                format!("{key}.goals"),
+                "a field needs at least one goal: goals = [[x0, y0, x1, y1]] (a point is a box of size zero)",
+            ));
+        }
+        let mut goals = Vec::with_capacity(f.goals.len());
+        for (k, g) in f.goals.iter().enumerate() {
+            let gk = format!("{key}.goals[{k}]");
+            goals.push((finite2(&gk, [g[0], g[1]])?, finite2(&gk, [g[2], g[3]])?));
+        }
+        let clearance = match f.clearance {
+            Some(c) => Some(positive(&format!("{key}.clearance"), c)?),
+            None => None,
+        };
+        let cell = match f.cell {
+            Some(c) => Some(positive(&format!("{key}.cell"), c)?),
+            None => None,
+        };
+        scene.fields.push(LayoutField {
+            name: f.name.clone(),
+            goals,
+            // Settled once the groups are known (the largest radius that follows it).
+            clearance: clearance.unwrap_or(0.0),
+            cell,
+        });
+    }
     for (i, g) in doc.gates.iter().enumerate() {
         let key = format!("gates[{i}]");
         name_ok(&format!("{key}.name"), &g.name, "the gate")?;
@@ -262,6 +300,45 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Layout, Problem> {
         });
     }
     Ok(scene)
+}
+
+/// Each field without a clearance gets the largest body radius of the groups that
+/// follow it (0.5, the default body's, when none does); then every field's cell must
+/// be at most its clearance.
+fn settle_clearances(
+    doc: &ProfileDoc,
+    groups: &[GroupSpec],
+    scene: &mut Layout,
+) -> Result<(), Problem> {
+    for (i, f) in scene.fields.iter_mut().enumerate() {
+        let key = format!("fields[{i}]");
+        if doc.fields[i].clearance.is_none() {
+            let follows = |g: &&GroupSpec| {
+                g.config.behaviours.iter().any(|b| {
+                    matches!(b.behaviour, crate::Behaviour::FollowField { field, .. } if field.index() == i)
+                })
+            };
+            f.clearance = groups
+                .iter()
+                .filter(follows)
+                .map(|g| g.body.radius)
+                .fold(None, |m: Option<f32>, r| Some(m.map_or(r, |m| m.max(r))))
+                .filter(|&r| r > 0.0)
+                .unwrap_or(0.5);
+        }
+        if let Some(cell) = f.cell {
+            if cell > f.clearance {
+                return Err(Problem::new(
+                    format!("{key}.cell"),
+                    format!(
+                        "a field's cells must be at most its clearance {} (so that no path leaks through a wall), got {cell}",
+                        f.clearance
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
@@ -458,6 +535,7 @@ fn validate_group(
             &super::behaviour::Context {
                 movement,
                 paths: &scene.paths,
+                fields: &scene.fields,
             },
         )?);
     }

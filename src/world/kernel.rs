@@ -8,6 +8,7 @@ use glam::Vec2;
 use crate::agents::{Memory, SteerOut};
 use crate::behaviours::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviours::approach::{approach_step, WalkerState};
+use crate::behaviours::field::follow_field;
 use crate::behaviours::flocking::{
     alignment, cohesion, separation, FlockForces, Neighbour, SeparationParams,
 };
@@ -181,6 +182,12 @@ impl Dispatch<'_, '_> {
                 }
                 None => Contribution::default(),
             },
+            Behaviour::FollowField { field, params } => {
+                match ctx.fields.get(field.index()).and_then(Option::as_deref) {
+                    Some(f) => Contribution::force(follow_field(me, f.sample(me.pos), params)),
+                    None => Contribution::default(),
+                }
+            }
             Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2(row))) {
                 (Some(a), Some(b)) => Contribution::force(interpose(me, a, &b, p)),
                 _ => Contribution::default(),

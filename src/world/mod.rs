@@ -41,9 +41,9 @@ use rayon::ThreadPool;
 
 use crate::agents::{AgentId, Columns, Cycles, GroupId, Slots};
 use crate::error::{Result, ThrongError};
-use crate::group::{Behaviour, GroupConfig, PathId};
+use crate::group::{Behaviour, FieldId, GroupConfig, PathId};
 use crate::integrate::Integrator;
-use crate::scene::{Obstacle, ObstacleIndex, Path, Wall, WallIndex};
+use crate::scene::{FieldSpec, GoalField, Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 
 pub use arrival::{Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION};
@@ -122,6 +122,9 @@ pub struct World {
     /// Every path added, by [`PathId`] index; `None` once removed (ids are not
     /// reused).
     paths: Vec<Option<Path>>,
+    /// By field id; `None` where a field was removed. Rebuilt whenever the walls or
+    /// obstacles change.
+    fields: Vec<Option<Arc<GoalField>>>,
     /// Per row: the handle of the leader whose sight the agent is in (`NO_LEADER`
     /// when none), marked each tick by the leader sight phase; empty when no group
     /// has a leader. Rows past its end (spawned since) are in no sight. A handle,
@@ -194,6 +197,7 @@ impl World {
             walls: WallIndex::default(),
             obstacles: ObstacleIndex::default(),
             paths: Vec::new(),
+            fields: Vec::new(),
             sighted_by: Vec::new(),
             sight: SightScratch::default(),
             cols: Columns::default(),
@@ -317,22 +321,174 @@ impl World {
                     });
                 }
             }
+            if let Behaviour::FollowField { field, .. } = b.behaviour {
+                if self.goal_field(field).is_none() {
+                    return Err(ThrongError::InvalidParameter {
+                        field: format!("behaviours[{i}].field"),
+                        reason: format!("no goal field {} in this world", field.index()),
+                    });
+                }
+            }
         }
         Ok(())
     }
 
     // ---- the static scene -----------------------------------------------
 
-    /// Replace the walls (indexed once here, so queries don't scan them all).
+    /// Replace the walls (indexed once here, so queries don't scan them all). The
+    /// goal fields are rebuilt over the new walls (see [`World::add_goal_field`] for
+    /// what that costs).
+    ///
+    /// # Errors
+    /// The scene's errors for an invalid wall; a field's error when one of its goals
+    /// would lie inside the new walls. The world is unchanged then.
     pub fn set_walls(&mut self, walls: &[Wall]) -> Result<()> {
-        self.walls = WallIndex::new(walls)?;
+        let index = WallIndex::new(walls)?;
+        let fields = self.rebuilt_fields(index.walls(), self.obstacles.obstacles())?;
+        self.walls = index;
+        self.fields = fields;
         Ok(())
     }
 
-    /// Replace the circular obstacles.
+    /// Replace the circular obstacles; the goal fields are rebuilt over them.
+    ///
+    /// # Errors
+    /// As [`World::set_walls`]; the world is unchanged then.
     pub fn set_obstacles(&mut self, obstacles: &[Obstacle]) -> Result<()> {
-        self.obstacles = ObstacleIndex::new(obstacles)?;
+        let index = ObstacleIndex::new(obstacles)?;
+        let fields = self.rebuilt_fields(self.walls.walls(), index.obstacles())?;
+        self.obstacles = index;
+        self.fields = fields;
         Ok(())
+    }
+
+    /// Every field rebuilt over this scene (in parallel, one field a task; removed
+    /// fields stay removed).
+    fn rebuilt_fields(
+        &self,
+        walls: &[Wall],
+        obstacles: &[Obstacle],
+    ) -> Result<Vec<Option<Arc<GoalField>>>> {
+        use rayon::prelude::*;
+        let build = || {
+            self.fields
+                .par_iter()
+                .map(|f| {
+                    f.as_ref()
+                        .map(|f| GoalField::build(f.spec(), walls, obstacles).map(Arc::new))
+                        .transpose()
+                })
+                .collect()
+        };
+        match &self.pool {
+            Some(pool) => pool.install(build),
+            None => build(),
+        }
+    }
+
+    /// Add a goal field ([`GoalField`]): the travel distance to the nearest of
+    /// `spec`'s goals around this world's walls and obstacles, for
+    /// [`Behaviour::FollowField`]. Built here, on the world's thread pool, and rebuilt
+    /// whenever the walls or obstacles change. Building costs about linear time in
+    /// the cells (a 1,000 × 1,000 field: see BENCHMARKS.md) and 12 bytes a cell.
+    ///
+    /// ```
+    /// use throng::prelude::*;
+    ///
+    /// let mut world = World::new(WorldConfig::default());
+    /// // A wall between the crowd and its goal.
+    /// world.set_walls(&[Wall::new(Vec2::new(0.0, -10.0), Vec2::new(0.0, 5.0))?])?;
+    /// let exit = world.add_goal_field(FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.5))?;
+    /// let walkers = world.add_group(GroupConfig::new("walkers").with(
+    ///     Behaviour::FollowField { field: exit, params: FollowFieldParams::default() },
+    ///     1.0,
+    /// ))?;
+    /// world.spawn(AgentSpec::new(walkers, Vec2::new(-5.0, 0.0)))?;
+    /// // Straight through the wall would be 10; around its end, about 15.
+    /// let d = world.field_distance(exit, Vec2::new(-5.0, 0.0))?.unwrap();
+    /// assert!(d > 14.8 && d < 15.5);
+    /// # Ok::<(), throng::ThrongError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ThrongError::InvalidParameter`] for a spec out of range, a field of more
+    /// than [`crate::scene::MAX_FIELD_CELLS`] cells, or goals all inside walls or
+    /// obstacles; [`ThrongError::Capacity`] past `u32::MAX` fields.
+    pub fn add_goal_field(&mut self, spec: FieldSpec) -> Result<FieldId> {
+        let id =
+            u32::try_from(self.fields.len()).map_err(|_| ThrongError::Capacity("goal fields"))?;
+        let build = || GoalField::build(&spec, self.walls.walls(), self.obstacles.obstacles());
+        let field = match &self.pool {
+            Some(pool) => pool.install(build),
+            None => build(),
+        }?;
+        self.fields.push(Some(Arc::new(field)));
+        Ok(FieldId(id))
+    }
+
+    /// Remove a goal field; its id names no field any more (ids are not reused).
+    ///
+    /// # Errors
+    /// [`ThrongError::InvalidParameter`] when there is no such field, or a group's
+    /// follow-field behaviour names it (change the group first); the world is
+    /// unchanged then.
+    pub fn remove_goal_field(&mut self, field: FieldId) -> Result<()> {
+        let bad = |reason: String| ThrongError::InvalidParameter {
+            field: "field".to_string(),
+            reason,
+        };
+        if self.goal_field(field).is_none() {
+            return Err(bad(format!(
+                "no goal field {} in this world",
+                field.index()
+            )));
+        }
+        if let Some((_, g)) = self.groups().find(|(_, g)| {
+            g.behaviours.iter().any(
+                |b| matches!(b.behaviour, Behaviour::FollowField { field: f, .. } if f == field),
+            )
+        }) {
+            return Err(bad(format!(
+                "goal field {} is followed by group `{}`; change the group first",
+                field.index(),
+                g.name
+            )));
+        }
+        self.fields[field.index()] = None;
+        Ok(())
+    }
+
+    /// A goal field of this world (`None` if it has no such field, or it was removed).
+    #[must_use]
+    pub fn goal_field(&self, field: FieldId) -> Option<&GoalField> {
+        self.fields.get(field.index()).and_then(Option::as_deref)
+    }
+
+    /// The goal fields, in the order they were added (removed ones left out).
+    pub fn goal_fields(&self) -> impl Iterator<Item = (FieldId, &GoalField)> {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.as_deref().map(|f| (FieldId::from_index(i), f)))
+    }
+
+    /// The travel distance from `p` to the nearest goal of `field`; `None` where no
+    /// goal can be reached from `p`, and 0 in a goal.
+    ///
+    /// # Errors
+    /// [`ThrongError::InvalidParameter`] when there is no such field.
+    pub fn field_distance(&self, field: FieldId, p: glam::Vec2) -> Result<Option<f32>> {
+        let f = self
+            .goal_field(field)
+            .ok_or_else(|| ThrongError::InvalidParameter {
+                field: "field".to_string(),
+                reason: format!("no goal field {} in this world", field.index()),
+            })?;
+        Ok(match f.sample(p) {
+            crate::scene::FieldSample::Toward { distance, .. } => Some(distance),
+            crate::scene::FieldSample::AtGoal => Some(0.0),
+            crate::scene::FieldSample::Unreachable => None,
+        })
     }
 
     /// Add a path for [`Behaviour::FollowPath`], or for agents of their own

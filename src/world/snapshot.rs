@@ -8,15 +8,17 @@ use serde::{Deserialize, Serialize};
 use crate::agents::{AgentId, Columns, GroupId, Slots, NO_ROUTE};
 use crate::error::{Result, ThrongError};
 use crate::group::{GroupConfig, PathId};
-use crate::scene::{Obstacle, Path, Wall};
+use std::sync::Arc;
+
+use crate::scene::{FieldSpec, GoalField, Obstacle, Path, Wall};
 
 use super::{World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 4;
+pub const SNAPSHOT_VERSION: u32 = 5;
 
 /// A world's whole state between two ticks ([`World::snapshot`]): configuration,
-/// groups, walls, obstacles and paths, every agent's columns (body, motion, targets,
+/// groups, walls, obstacles, paths and goal fields (what they are built from), every agent's columns (body, motion, targets,
 /// random stream, behaviour memory, walker plan, last steering output), the handle
 /// table, the leader-sight marks and the tick counter. What a tick rebuilds (the
 /// neighbour index, scratch) is left out. Serde-serialisable; [`Snapshot::to_bytes`]
@@ -34,6 +36,8 @@ pub struct Snapshot {
     obstacles: Vec<Obstacle>,
     /// By path id; `None` where a path was removed.
     paths: Vec<Option<Path>>,
+    /// By field id: what each goal field is built from; `None` where one was removed.
+    fields: Vec<Option<FieldSpec>>,
     cols: Columns,
     slots: Slots,
     sighted_by: Vec<AgentId>,
@@ -107,6 +111,11 @@ impl World {
             walls: self.walls().to_vec(),
             obstacles: self.obstacles().to_vec(),
             paths: self.paths.clone(),
+            fields: self
+                .fields
+                .iter()
+                .map(|f| f.as_ref().map(|f| f.spec().clone()))
+                .collect(),
             cols: self.cols.clone(),
             slots: self.slots.clone(),
             sighted_by: self.sighted_by.clone(),
@@ -124,6 +133,16 @@ impl World {
     /// does not exist, a value no spawn accepts); the group, wall and path errors of [`World::add_group`],
     /// [`World::set_walls`] and [`World::add_path`] for invalid contents.
     pub fn from_snapshot(snapshot: Snapshot) -> Result<World> {
+        World::from_snapshot_reusing(snapshot, &[])
+    }
+
+    /// [`World::from_snapshot`], taking each goal field from `built` (by id) where it
+    /// was built from the same spec over the same walls and obstacles, instead of
+    /// building it again (a rollback restores every frame).
+    fn from_snapshot_reusing(
+        snapshot: Snapshot,
+        built: &[Option<Arc<GoalField>>],
+    ) -> Result<World> {
         snapshot.check_version()?;
         let bad = |why: &str| ThrongError::InvalidSnapshot(why.to_string());
         let Snapshot {
@@ -133,6 +152,7 @@ impl World {
             walls,
             obstacles,
             paths,
+            fields,
             cols,
             slots,
             sighted_by,
@@ -143,8 +163,20 @@ impl World {
         let mut world = World::new(config);
         world.set_walls(&walls)?;
         world.set_obstacles(&obstacles)?;
-        // Removed paths and groups keep their places, so that the ids stay.
+        // Removed paths, fields and groups keep their places, so that the ids stay.
         world.paths = paths;
+        for (i, spec) in fields.into_iter().enumerate() {
+            let Some(spec) = spec else {
+                world.fields.push(None);
+                continue;
+            };
+            match built.get(i).and_then(Option::as_ref) {
+                Some(f) if *f.spec() == spec => world.fields.push(Some(Arc::clone(f))),
+                _ => {
+                    world.add_goal_field(spec)?;
+                }
+            }
+        }
         for group in groups {
             world.add_group(group)?;
         }
@@ -201,7 +233,10 @@ impl World {
     /// # Errors
     /// As [`World::from_snapshot`]; on error the world is unchanged.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<()> {
-        let mut restored = World::from_snapshot(snapshot.clone())?;
+        let same_scene = same_walls(self.walls(), &snapshot.walls)
+            && self.obstacles() == snapshot.obstacles.as_slice();
+        let built: &[Option<Arc<GoalField>>] = if same_scene { &self.fields } else { &[] };
+        let mut restored = World::from_snapshot_reusing(snapshot.clone(), built)?;
         restored.pool = self.pool.take();
         // Keep this world's working buffers, so that the ticks after a restore (every
         // frame, in rollback networking) do not allocate and touch them afresh. Their
@@ -218,4 +253,10 @@ impl World {
         *self = restored;
         Ok(())
     }
+}
+
+/// Whether two lists of walls are the same walls, bit for bit.
+fn same_walls(a: &[Wall], b: &[Wall]) -> bool {
+    let bits = |w: &Wall| [w.a(), w.b(), w.normal()].map(|v| [v.x.to_bits(), v.y.to_bits()]);
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| bits(a) == bits(b))
 }

@@ -20,7 +20,7 @@ use crate::group::{GroupConfig, PathId};
 use crate::integrate::Integrator;
 use crate::math::x4::LANES;
 use crate::rng::AgentRng;
-use crate::scene::{ObstacleIndex, Path, WallIndex};
+use crate::scene::{GoalField, ObstacleIndex, Path, WallIndex};
 use crate::spatial::{BatchNeighbours, IndexKind, NeighbourQuery, SpatialIndex};
 
 use super::kernel::{steer_one, AgentMut};
@@ -109,6 +109,8 @@ pub(super) struct SteerCtx<'a> {
     pub walls: &'a WallIndex,
     pub obstacles: &'a ObstacleIndex,
     pub paths: &'a [Option<Path>],
+    /// By field id; `None` where a field was removed.
+    pub fields: &'a [Option<std::sync::Arc<GoalField>>],
     /// Per row: the leader in whose sight it is, or [`super::sight::NO_LEADER`]; empty
     /// without leaders. Read through [`SteerCtx::sighted_by_row`].
     pub sighted_by: &'a [AgentId],
@@ -343,6 +345,7 @@ impl World {
             walls: &self.walls,
             obstacles: &self.obstacles,
             paths: &self.paths,
+            fields: &self.fields,
             sighted_by: &self.sighted_by,
             slots: &self.slots,
             index: &self.index,
