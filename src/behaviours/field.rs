@@ -7,16 +7,18 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use super::AgentState;
+use crate::math::normalize_or_zero;
 use crate::scene::FieldSample;
 
 /// Parameters of [`follow_field`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FollowFieldParams {
-    /// Travel distance from the goal (units) inside which the agent slows in
-    /// proportion, as arrive does, and stops in the goal. Default 0: full speed all the
-    /// way, and in the goal the agent walks on the way it was going (an exit: it walks
-    /// out through it rather than stopping in the doorway).
+    /// Distance (units) inside which the agent slows in proportion, as arrive does:
+    /// to the field's goal, or in the goal to the agent's own target; it stops in the
+    /// goal (without a target) or at its target. Default 0: full speed all the way,
+    /// and in the goal, without a target, the agent walks on the way it was going (an
+    /// exit: it walks out through it rather than stopping in the doorway).
     pub slowing_radius: f32,
 }
 
@@ -29,33 +31,53 @@ impl Default for FollowFieldParams {
 }
 
 /// The velocity an agent following a field wants, from what the field says at its
-/// position: on the way, the field's direction at top speed (times `distance /
-/// slowing_radius` inside the slowing radius); in the goal, zero with a slowing
-/// radius, else on at top speed the way the agent faces; where no goal can be
-/// reached, zero (it stands).
+/// position and the agent's own target, if it has one. On the way: the field's
+/// direction at top speed, times `distance / slowing_radius` inside the slowing
+/// radius. In the goal (the field got it there, through the door, say): toward its
+/// target at top speed, slowed the same way by the distance to it; without a
+/// target, zero with a slowing radius, else on at top speed the way it faces. Where
+/// no goal can be reached: zero (it stands).
 #[must_use]
-pub fn field_velocity(me: &AgentState, sample: FieldSample, p: &FollowFieldParams) -> Vec2 {
-    match sample {
-        FieldSample::Toward {
-            direction,
-            distance,
-        } => {
-            let mut speed = me.max_speed;
-            if p.slowing_radius > 0.0 && distance < p.slowing_radius {
-                speed *= distance / p.slowing_radius;
-            }
-            direction * speed
+pub fn field_velocity(
+    me: &AgentState,
+    sample: FieldSample,
+    target: Option<Vec2>,
+    p: &FollowFieldParams,
+) -> Vec2 {
+    let slowed = |distance: f32| {
+        if p.slowing_radius > 0.0 && distance < p.slowing_radius {
+            me.max_speed * distance / p.slowing_radius
+        } else {
+            me.max_speed
         }
-        FieldSample::AtGoal if p.slowing_radius <= 0.0 => me.forward() * me.max_speed,
-        FieldSample::AtGoal | FieldSample::Unreachable => Vec2::ZERO,
+    };
+    match (sample, target) {
+        (
+            FieldSample::Toward {
+                direction,
+                distance,
+            },
+            _,
+        ) => direction * slowed(distance),
+        (FieldSample::AtGoal, Some(t)) => {
+            let to = t - me.pos;
+            normalize_or_zero(to) * slowed(to.length())
+        }
+        (FieldSample::AtGoal, None) if p.slowing_radius <= 0.0 => me.forward() * me.max_speed,
+        (FieldSample::AtGoal | FieldSample::Unreachable, _) => Vec2::ZERO,
     }
 }
 
 /// Follow a field: Reynolds' steering, the desired velocity ([`field_velocity`])
 /// minus the velocity.
 #[must_use]
-pub fn follow_field(me: &AgentState, sample: FieldSample, p: &FollowFieldParams) -> Vec2 {
-    field_velocity(me, sample, p) - me.vel
+pub fn follow_field(
+    me: &AgentState,
+    sample: FieldSample,
+    target: Option<Vec2>,
+    p: &FollowFieldParams,
+) -> Vec2 {
+    field_velocity(me, sample, target, p) - me.vel
 }
 
 #[cfg(test)]
@@ -78,7 +100,15 @@ mod tests {
             distance: 10.0,
         };
         let p = FollowFieldParams::default();
-        assert_eq!(follow_field(&me(Vec2::X), s, &p), Vec2::new(-1.0, 2.0));
+        assert_eq!(
+            follow_field(&me(Vec2::X), s, None, &p),
+            Vec2::new(-1.0, 2.0)
+        );
+        // A target of its own does not matter on the way.
+        assert_eq!(
+            follow_field(&me(Vec2::X), s, Some(Vec2::new(-50.0, 3.0)), &p),
+            Vec2::new(-1.0, 2.0)
+        );
     }
 
     #[test]
@@ -91,10 +121,23 @@ mod tests {
             direction: Vec2::X,
             distance: 1.0,
         };
-        assert_eq!(field_velocity(&me(Vec2::ZERO), s, &p), Vec2::new(0.5, 0.0));
         assert_eq!(
-            follow_field(&me(Vec2::new(0.5, 0.5)), FieldSample::AtGoal, &p),
+            field_velocity(&me(Vec2::ZERO), s, None, &p),
+            Vec2::new(0.5, 0.0)
+        );
+        assert_eq!(
+            follow_field(&me(Vec2::new(0.5, 0.5)), FieldSample::AtGoal, None, &p),
             Vec2::new(-0.5, -0.5)
+        );
+        // In the goal, on to its own target 2 units away: half of top speed, 1.
+        assert_eq!(
+            field_velocity(
+                &me(Vec2::ZERO),
+                FieldSample::AtGoal,
+                Some(Vec2::new(0.0, 2.0)),
+                &p
+            ),
+            Vec2::new(0.0, 1.0)
         );
     }
 
@@ -103,11 +146,26 @@ mod tests {
         let p = FollowFieldParams::default();
         // In the goal without a slowing radius: on at top speed the way it goes.
         assert_eq!(
-            field_velocity(&me(Vec2::new(0.0, -0.5)), FieldSample::AtGoal, &p),
+            field_velocity(&me(Vec2::new(0.0, -0.5)), FieldSample::AtGoal, None, &p),
             Vec2::new(0.0, -2.0)
         );
+        // With a target: at top speed toward it.
         assert_eq!(
-            follow_field(&me(Vec2::new(0.3, 0.0)), FieldSample::Unreachable, &p),
+            field_velocity(
+                &me(Vec2::ZERO),
+                FieldSample::AtGoal,
+                Some(Vec2::new(-3.0, 4.0)),
+                &p
+            ),
+            Vec2::new(-1.2, 1.6)
+        );
+        assert_eq!(
+            follow_field(
+                &me(Vec2::new(0.3, 0.0)),
+                FieldSample::Unreachable,
+                Some(Vec2::X),
+                &p
+            ),
             Vec2::new(-0.3, 0.0)
         );
     }

@@ -184,7 +184,12 @@ impl Dispatch<'_, '_> {
             },
             Behaviour::FollowField { field, params } => {
                 match ctx.fields.get(field.index()).and_then(Option::as_deref) {
-                    Some(f) => Contribution::force(follow_field(me, f.sample(me.pos), params)),
+                    Some(f) => Contribution::force(follow_field(
+                        me,
+                        f.sample(me.pos),
+                        target.map(|t| t.pos),
+                        params,
+                    )),
                     None => Contribution::default(),
                 }
             }

@@ -398,7 +398,10 @@ impl World {
     /// let mut world = World::new(WorldConfig::default());
     /// // A wall between the crowd and its goal.
     /// world.set_walls(&[Wall::new(Vec2::new(0.0, -10.0), Vec2::new(0.0, 5.0))?])?;
-    /// let exit = world.add_goal_field(FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.5))?;
+    /// // To a point, for bodies of radius 0.5, over the square from (-20, -20) to (20, 20).
+    /// let spec = FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.5)
+    ///     .with_bounds(Vec2::splat(-20.0), Vec2::splat(20.0));
+    /// let exit = world.add_goal_field(spec)?;
     /// let walkers = world.add_group(GroupConfig::new("walkers").with(
     ///     Behaviour::FollowField { field: exit, params: FollowFieldParams::default() },
     ///     1.0,
