@@ -14,9 +14,10 @@ use crate::scene::FieldSample;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FollowFieldParams {
-    /// Distance (units) inside which the agent slows in proportion, as arrive does:
-    /// to the field's goal, or in the goal to the agent's own target; it stops in the
-    /// goal (without a target) or at its target. Default 0: full speed all the way,
+    /// Distance (units) inside which the agent slows in proportion, as arrive does, to
+    /// where it ends: its own target if it has one (the field's goal is then a place
+    /// it passes through at full speed, a door), else the field's goal, in which it
+    /// stops. Default 0: full speed all the way,
     /// and in the goal, without a target, the agent walks on the way it was going (an
     /// exit: it walks out through it rather than stopping in the doorway).
     pub slowing_radius: f32,
@@ -32,11 +33,11 @@ impl Default for FollowFieldParams {
 
 /// The velocity an agent following a field wants, from what the field says at its
 /// position and the agent's own target, if it has one. On the way: the field's
-/// direction at top speed, times `distance / slowing_radius` inside the slowing
-/// radius. In the goal (the field got it there, through the door, say): toward its
-/// target at top speed, slowed the same way by the distance to it; without a
-/// target, zero with a slowing radius, else on at top speed the way it faces. Where
-/// no goal can be reached: zero (it stands).
+/// direction at top speed (without a target, times `distance / slowing_radius`
+/// inside the slowing radius). In the goal (the field got it there, through the
+/// door, say): toward its target at top speed, slowed the same way by the distance
+/// to it; without a target, zero with a slowing radius, else on at top speed the way
+/// it faces. Where no goal can be reached: zero (it stands).
 #[must_use]
 pub fn field_velocity(
     me: &AgentState,
@@ -57,8 +58,9 @@ pub fn field_velocity(
                 direction,
                 distance,
             },
-            _,
+            None,
         ) => direction * slowed(distance),
+        (FieldSample::Toward { direction, .. }, Some(_)) => direction * me.max_speed,
         (FieldSample::AtGoal, Some(t)) => {
             let to = t - me.pos;
             normalize_or_zero(to) * slowed(to.length())
@@ -107,6 +109,14 @@ mod tests {
         // A target of its own does not matter on the way.
         assert_eq!(
             follow_field(&me(Vec2::X), s, Some(Vec2::new(-50.0, 3.0)), &p),
+            Vec2::new(-1.0, 2.0)
+        );
+        // Nor does a slowing radius then: the goal is passed through.
+        let slowing = FollowFieldParams {
+            slowing_radius: 20.0,
+        };
+        assert_eq!(
+            follow_field(&me(Vec2::X), s, Some(Vec2::new(-50.0, 3.0)), &slowing),
             Vec2::new(-1.0, 2.0)
         );
     }

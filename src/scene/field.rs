@@ -626,8 +626,11 @@ impl GoalField {
         self.way_back(p)
     }
 
-    /// From a point whose four cells are all blocked or unreached: toward the centre
-    /// of the nearest reached cell within two cells (ties: the smaller index).
+    /// From a point whose four cells are all blocked or unreached (a body pressed into
+    /// a wall's clearance): out toward the centre of the nearest reached cell within
+    /// two cells (ties: the smaller index) and on along that cell's direction, half
+    /// and half, so that a body squeezed at a corner slides round it instead of
+    /// stepping out and back in.
     fn way_back(&self, p: Vec2) -> FieldSample {
         let c = ((p - self.origin) * self.inv_cell).floor();
         let (cx, cy) = (c.x as i64, c.y as i64);
@@ -650,7 +653,9 @@ impl GoalField {
         }
         match best {
             Some((d2, i, centre)) => FieldSample::Toward {
-                direction: (centre - p).normalize_or_zero(),
+                direction: ((centre - p).normalize_or_zero() + self.dir[i])
+                    .try_normalize()
+                    .unwrap_or(self.dir[i]),
                 distance: self.dist[i] + d2.sqrt(),
             },
             None => FieldSample::Unreachable,

@@ -1,0 +1,237 @@
+//! Goal fields in a world: a crowd finds its way out of a plain room and round a
+//! corner without crossing a wall, bitwise the same on any thread count and after a
+//! snapshot; fields follow the scene when it changes; bad fields are refused.
+
+use glam::Vec2;
+use throng::behaviours::avoidance::AvoidanceParams;
+use throng::behaviours::field::FollowFieldParams;
+use throng::behaviours::walls::WallAvoidanceParams;
+use throng::scene::{FieldSpec, Goal, Wall};
+use throng::{AgentSpec, Behaviour, FieldId, GroupConfig, World, WorldConfig};
+
+fn walls(segments: &[[f32; 4]]) -> Vec<Wall> {
+    segments
+        .iter()
+        .map(|s| Wall::new(Vec2::new(s[0], s[1]), Vec2::new(s[2], s[3])).unwrap())
+        .collect()
+}
+
+/// A room 20 by 16 from (-20, -8) to (0, 8) with a door 2 wide at x = 0.
+const ROOM: [[f32; 4]; 5] = [
+    [-20.0, -8.0, 0.0, -8.0],
+    [0.0, -8.0, 0.0, -1.0],
+    [0.0, 1.0, 0.0, 8.0],
+    [0.0, 8.0, -20.0, 8.0],
+    [-20.0, 8.0, -20.0, -8.0],
+];
+
+/// `n` agents of radius 0.3 on a grid in the room's far half, following a field to
+/// everything beyond the door, with ORCA; and the field.
+fn evacuation(n: usize, threads: usize) -> (World, FieldId) {
+    let mut w = World::new(WorldConfig {
+        seed: 5,
+        ..WorldConfig::default()
+    });
+    w.set_thread_pool(Some(std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap(),
+    )));
+    w.set_walls(&walls(&ROOM)).unwrap();
+    let out = w
+        .add_goal_field(FieldSpec::new(
+            vec![Goal::Box(Vec2::new(0.5, -20.0), Vec2::new(30.0, 20.0))],
+            0.3,
+        ))
+        .unwrap();
+    let mut group = GroupConfig::new("evacuees")
+        .with(
+            Behaviour::FollowField {
+                field: out,
+                params: FollowFieldParams::default(),
+            },
+            1.0,
+        )
+        .with(
+            Behaviour::WallAvoidance(WallAvoidanceParams { feeler_length: 1.0 }),
+            2.0,
+        )
+        .neighbours(4.0, 10);
+    group.avoidance = Some(AvoidanceParams::default());
+    let g = w.add_group(group).unwrap();
+    let side = (n as f32).sqrt().ceil() as usize;
+    for i in 0..n {
+        let p = Vec2::new(
+            -18.0 + (i % side) as f32 * 0.9,
+            -6.0 + (i / side) as f32 * 0.9,
+        );
+        w.spawn(
+            AgentSpec::new(g, p)
+                .with_radius(0.3)
+                .with_limits(1.0, 1.4, 10.0),
+        )
+        .unwrap();
+    }
+    (w, out)
+}
+
+/// Step `w` for `ticks`, failing on any agent's move that crosses one of `walls`.
+fn step_without_crossing(w: &mut World, ticks: usize, walls: &[Wall]) {
+    for t in 0..ticks {
+        // By handle: the rows are re-sorted every few ticks.
+        let before: Vec<(throng::AgentId, Vec2)> = w
+            .ids()
+            .iter()
+            .copied()
+            .zip(w.positions().iter().copied())
+            .collect();
+        w.step(0.1).unwrap();
+        for (id, a) in &before {
+            let b = &w.position(*id).unwrap();
+            for wall in walls {
+                assert!(
+                    wall.crossing(*a, *b).is_none(),
+                    "tick {t}: a move from {a} to {b} crosses the wall {:?}-{:?}",
+                    wall.a(),
+                    wall.b()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_plain_room_empties_through_its_door() {
+    let (mut w, out) = evacuation(64, 2);
+    // From the far corner the way out is about 20 units: at 1.4 units/s, 15 s alone;
+    // 64 through a door 2 wide take longer.
+    step_without_crossing(&mut w, 900, &walls(&ROOM));
+    let inside = w.positions().iter().filter(|p| p.x < 0.0).count();
+    assert_eq!(inside, 0, "{inside} of 64 still in the room");
+    assert!(w.positions().iter().all(|p| p.is_finite()));
+    // Out, they walk on (no target, no slowing radius): beyond the door, the goal.
+    assert_eq!(
+        w.field_distance(out, Vec2::new(1.0, 0.0)).unwrap(),
+        Some(0.0)
+    );
+}
+
+#[test]
+fn the_same_bits_on_any_thread_count_and_after_a_snapshot() {
+    let (mut a, _) = evacuation(40, 1);
+    let (mut b, _) = evacuation(40, 3);
+    for _ in 0..60 {
+        a.step(0.1).unwrap();
+        b.step(0.1).unwrap();
+    }
+    assert_eq!(a.state_hash(), b.state_hash());
+    let bytes = a.snapshot().to_bytes().unwrap();
+    let mut c =
+        World::from_snapshot(throng::prelude::Snapshot::from_bytes(&bytes).unwrap()).unwrap();
+    // A rollback over the same scene keeps the built fields.
+    let saved = b.snapshot();
+    for _ in 0..30 {
+        b.step(0.1).unwrap();
+    }
+    b.restore(&saved).unwrap();
+    for _ in 0..60 {
+        a.step(0.1).unwrap();
+        b.step(0.1).unwrap();
+        c.step(0.1).unwrap();
+    }
+    assert_eq!(a.state_hash(), c.state_hash());
+    assert_eq!(a.state_hash(), b.state_hash());
+}
+
+#[test]
+fn fields_follow_the_scene_and_bad_ones_are_refused() {
+    let (mut w, out) = evacuation(4, 1);
+    let inside = Vec2::new(-10.0, 0.0);
+    let open = w.field_distance(out, inside).unwrap().unwrap();
+    assert!((10.0..11.5).contains(&open), "{open}");
+    // Shut the door: nothing inside can get out.
+    let mut shut = walls(&ROOM);
+    shut.extend(walls(&[[0.0, -1.0, 0.0, 1.0]]));
+    w.set_walls(&shut).unwrap();
+    assert_eq!(w.field_distance(out, inside).unwrap(), None);
+    // A wall through the goal box is refused and the world keeps its walls.
+    let mut through_goal = walls(&ROOM);
+    through_goal.extend(walls(&[[-30.0, -30.0, 40.0, -30.0]]));
+    w.set_walls(&walls(&ROOM)).unwrap();
+    assert!(
+        w.set_walls(&through_goal).is_ok(),
+        "the goal box is only partly covered"
+    );
+    w.set_walls(&walls(&ROOM)).unwrap();
+    let mut over_goal = Vec::new();
+    for i in 0..=80 {
+        let y = -20.0 + i as f32 * 0.5;
+        over_goal.extend(walls(&[[0.5, y, 30.0, y]]));
+    }
+    let e = w.set_walls(&over_goal).unwrap_err();
+    assert!(e.to_string().contains("inside a wall"), "{e}");
+    assert_eq!(w.walls().len(), ROOM.len());
+    assert!(w.field_distance(out, inside).unwrap().is_some());
+    // A field a group follows cannot be removed; a group cannot follow a missing one.
+    assert!(w.remove_goal_field(out).is_err());
+    let missing = Behaviour::FollowField {
+        field: FieldId::from_index(7),
+        params: FollowFieldParams::default(),
+    };
+    let e = w
+        .add_group(GroupConfig::new("lost").with(missing, 1.0))
+        .unwrap_err();
+    assert!(e.to_string().contains("no goal field 7"), "{e}");
+}
+
+#[test]
+fn a_column_rounds_a_corner_without_crossing_its_walls() {
+    // An L-shaped corridor 2 wide (RiMEA test 6's corner): east along y in [0, 2],
+    // then north along x in [10, 12].
+    let corridor = walls(&[
+        [0.0, 0.0, 12.0, 0.0],
+        [12.0, 0.0, 12.0, 14.0],
+        [0.0, 2.0, 10.0, 2.0],
+        [10.0, 2.0, 10.0, 14.0],
+        [0.0, 0.0, 0.0, 2.0],
+    ]);
+    let mut w = World::new(WorldConfig::default());
+    w.set_walls(&corridor).unwrap();
+    let up = w
+        .add_goal_field(FieldSpec::new(
+            vec![Goal::Box(Vec2::new(10.0, 12.0), Vec2::new(12.0, 14.0))],
+            0.25,
+        ))
+        .unwrap();
+    let g = w
+        .add_group(
+            GroupConfig::new("walkers")
+                .with(
+                    Behaviour::FollowField {
+                        field: up,
+                        params: FollowFieldParams {
+                            slowing_radius: 1.0,
+                        },
+                    },
+                    1.0,
+                )
+                .with(
+                    Behaviour::WallAvoidance(WallAvoidanceParams { feeler_length: 1.0 }),
+                    2.0,
+                ),
+        )
+        .unwrap();
+    for i in 0..20 {
+        let p = Vec2::new(0.6 + (i / 2) as f32 * 0.7, 0.6 + (i % 2) as f32 * 0.8);
+        w.spawn(
+            AgentSpec::new(g, p)
+                .with_radius(0.25)
+                .with_limits(1.0, 1.33, 8.0),
+        )
+        .unwrap();
+    }
+    step_without_crossing(&mut w, 400, &corridor);
+    let there = w.positions().iter().filter(|p| p.y > 11.0).count();
+    assert_eq!(there, 20, "{there} of 20 round the corner");
+}
