@@ -5,6 +5,7 @@
 //! - `phases`: index rebuild, steering and integration on their own;
 //! - `spatial`: the neighbour indexes (rebuild, a full neighbour pass);
 //! - `baseline`: the textbook O(n²) loop, for the ratio;
+//! - `fields`: building a goal field, and following one against seeking a point;
 //! - `patterns`: churn, far outliers and coincident crowds against the plain crowd.
 //!
 //! Run one area with a filter, e.g. `cargo bench -- patterns/`; one series with a
@@ -15,6 +16,7 @@ use criterion::{criterion_group, criterion_main};
 
 mod baseline;
 mod common;
+mod fields;
 mod patterns;
 mod phases;
 mod scaling;
@@ -28,6 +30,7 @@ criterion_group!(
     phases::benches,
     threads::benches,
     scaling::benches,
-    patterns::benches
+    patterns::benches,
+    fields::benches
 );
 criterion_main!(benches);
