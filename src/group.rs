@@ -316,45 +316,42 @@ fn kernel_check(field: &str, r: std::result::Result<(), String>) -> Result<()> {
     })
 }
 
-/// Index of a path added to a world with [`crate::World::add_path`].
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct PathId(pub(crate) u32);
+/// An index into one of a world's tables of scene items (paths, goal fields), in the
+/// order they were added; ids are not reused.
+macro_rules! scene_id {
+    ($(#[$doc:meta])* $name:ident, $what:literal) => {
+        $(#[$doc])*
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+        )]
+        pub struct $name(pub(crate) u32);
 
-impl PathId {
-    /// The id of the path at this index (the `index`-th path added to a world).
-    #[must_use]
-    pub fn from_index(index: usize) -> Self {
-        Self(u32::try_from(index).unwrap_or(u32::MAX))
-    }
+        impl $name {
+            #[doc = concat!("The id of the ", $what, " at this index (the `index`-th ", $what, " added to a world).")]
+            #[must_use]
+            pub fn from_index(index: usize) -> Self {
+                Self(u32::try_from(index).unwrap_or(u32::MAX))
+            }
 
-    /// The path's index in the world, in the order paths were added.
-    #[must_use]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
+            #[doc = concat!("The ", $what, "'s index in the world, in the order they were added.")]
+            #[must_use]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
 }
 
-/// Index of a goal field added to a world with [`crate::World::add_goal_field`].
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct FieldId(pub(crate) u32);
-
-impl FieldId {
-    /// The id of the field at this index (the `index`-th field added to a world).
-    #[must_use]
-    pub fn from_index(index: usize) -> Self {
-        Self(u32::try_from(index).unwrap_or(u32::MAX))
-    }
-
-    /// The field's index in the world, in the order fields were added.
-    #[must_use]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+scene_id!(
+    /// Index of a path added to a world with [`crate::World::add_path`].
+    PathId,
+    "path"
+);
+scene_id!(
+    /// Index of a goal field added to a world with [`crate::World::add_goal_field`].
+    FieldId,
+    "goal field"
+);
 
 /// A behaviour of a group with its weight and (for dithering) its probability.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -113,83 +113,58 @@ impl Params<'_> {
         t
     }
 
-    /// `follow_path`: `path = "name"` plus the path-following parameters.
-    fn follow_path(&self) -> Result<Behaviour, Problem> {
-        let names = || {
-            self.ctx
-                .paths
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let Some(name) = self.table.get("path") else {
+    /// A behaviour that names a scene item (`path = "name"`, `field = "name"`) among
+    /// `names` (the scene's, in order), plus its own parameters: the item's index and
+    /// the parameters.
+    fn named<'n, T: DeserializeOwned>(
+        &self,
+        key: &str,
+        names: impl Iterator<Item = &'n str> + Clone,
+    ) -> Result<(usize, T), Problem> {
+        let list = || names.clone().collect::<Vec<_>>().join(", ");
+        let at = format!("{}.{key}", self.key);
+        let Some(name) = self.table.get(key) else {
             return Err(Problem::new(
-                format!("{}.path", self.key),
+                at,
                 format!(
-                    "follow_path needs `path = \"name\"`; the paths are: {}",
-                    names()
+                    "this behaviour needs `{key} = \"name\"`; the {key}s are: {}",
+                    list()
                 ),
             ));
         };
         let Some(index) = name
             .as_str()
-            .and_then(|n| self.ctx.paths.iter().position(|p| p.name == n))
+            .and_then(|n| names.clone().position(|m| m == n))
         else {
             return Err(Problem::new(
-                format!("{}.path", self.key),
-                format!("unknown path {name}; the paths are: {}", names()),
+                at,
+                format!("unknown {key} {name}; the {key}s are: {}", list()),
             ));
         };
-        let rest = self.without(&["path"]);
+        let rest = self.without(&[key]);
         let params = Params {
             table: &rest,
             key: self.key,
             ctx: self.ctx,
         }
         .parse()?;
+        Ok((index, params))
+    }
+
+    /// `follow_path`: `path = "name"` plus the path-following parameters.
+    fn follow_path(&self) -> Result<Behaviour, Problem> {
+        let (index, params) = self.named("path", self.ctx.paths.iter().map(|p| p.name.as_str()))?;
         Ok(Behaviour::FollowPath {
             path: Some(PathId::from_index(index)),
             params,
         })
     }
 
-    /// `follow_field`: `field = "name"` plus the field-following parameters.
+    /// `follow_field`: `field = "name"` (a `[[fields]]` table) plus the
+    /// field-following parameters.
     fn follow_field(&self) -> Result<Behaviour, Problem> {
-        let names = || {
-            self.ctx
-                .fields
-                .iter()
-                .map(|f| f.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let key = format!("{}.field", self.key);
-        let Some(name) = self.table.get("field") else {
-            return Err(Problem::new(
-                key,
-                format!(
-                    "follow_field needs `field = \"name\"` naming a [[fields]] table; the fields are: {}",
-                    names()
-                ),
-            ));
-        };
-        let Some(index) = name
-            .as_str()
-            .and_then(|n| self.ctx.fields.iter().position(|f| f.name == n))
-        else {
-            return Err(Problem::new(
-                key,
-                format!("unknown field {name}; the fields are: {}", names()),
-            ));
-        };
-        let rest = self.without(&["field"]);
-        let params = Params {
-            table: &rest,
-            key: self.key,
-            ctx: self.ctx,
-        }
-        .parse()?;
+        let (index, params) =
+            self.named("field", self.ctx.fields.iter().map(|f| f.name.as_str()))?;
         Ok(Behaviour::FollowField {
             field: FieldId::from_index(index),
             params,
