@@ -448,20 +448,30 @@ pub(crate) fn candidate_sums_x4(
         // cell's entries or the padding.
         let mut at = i32x4::new([0, 1, 2, 3]);
         let len = i32x4::splat(n as i32);
-        let quads = xs.chunks_exact(GROUP).zip(ys.chunks_exact(GROUP));
-        let units = uxs.chunks_exact(GROUP).zip(uys.chunks_exact(GROUP));
+        // Groups as arrays, so that loading one takes no bounds check wherever this is
+        // inlined.
+        let quads = xs
+            .as_chunks::<GROUP>()
+            .0
+            .iter()
+            .zip(ys.as_chunks::<GROUP>().0);
+        let units = (uxs.as_chunks::<GROUP>().0.iter()).zip(uys.as_chunks::<GROUP>().0);
         for (k, (((gx, gy), (gux, guy)), gi)) in
-            quads.zip(units).zip(ids.chunks_exact(GROUP)).enumerate()
+            quads.zip(units).zip(ids.as_chunks::<GROUP>().0).enumerate()
         {
-            let quad = |v: &[f32]| f32x4::new([v[0], v[1], v[2], v[3]]);
-            let (gx, gy, gux, guy) = (quad(gx), quad(gy), quad(gux), quad(guy));
+            let (gx, gy, gux, guy) = (
+                f32x4::new(*gx),
+                f32x4::new(*gy),
+                f32x4::new(*gux),
+                f32x4::new(*guy),
+            );
             // `dist2`, as the scan computes it.
             let (dx, dy) = (gx - px, gy - py);
             let d2 = dx * dx + dy * dy;
             // Within the radius, not the row itself, not past the span's end.
             let tail = at.simd_lt(len);
             at += i32x4::splat(GROUP as i32);
-            let other = !u32x4::new([gi[0], gi[1], gi[2], gi[3]]).simd_eq(me);
+            let other = !u32x4::new(*gi).simd_eq(me);
             let hit = d2.simd_le(r2) & cast::<u32x4, f32x4>(other) & cast::<i32x4, f32x4>(tail);
             count -= cast::<f32x4, i32x4>(hit);
             pos_x += gx & hit;
