@@ -235,3 +235,62 @@ fn a_column_rounds_a_corner_without_crossing_its_walls() {
     let there = w.positions().iter().filter(|p| p.y > 11.0).count();
     assert_eq!(there, 20, "{there} of 20 round the corner");
 }
+
+/// A profile with a room, a field `out` and a group that follows `field`, with `extra`
+/// appended to the field's table.
+fn profile(field: &str, extra: &str) -> String {
+    format!(
+        r#"
+walls = [[-10, -5, 0, -5], [0, -5, 0, -1], [0, 1, 0, 5], [0, 5, -10, 5], [-10, 5, -10, -5]]
+
+[[fields]]
+name = "out"
+goals = [[0.5, -5, 10, 5]]
+{extra}
+
+[[groups]]
+name = "walkers"
+count = 10
+spawn = {{ shape = "box", centre = [-5, 0], size = [6, 6] }}
+radius = 0.3
+
+[[groups.behaviours]]
+kind = "follow_field"
+field = "{field}"
+"#
+    )
+}
+
+#[test]
+fn profiles_name_the_key_of_a_bad_field() {
+    use throng::scenario::{parse_profile, Scenario};
+    let p = parse_profile(&profile("out", ""), "room.toml").unwrap();
+    // The clearance defaults to the largest radius of the groups following the field.
+    assert_eq!(p.layout.fields[0].clearance, 0.3);
+    let mut s = Scenario::build(&p).unwrap();
+    for _ in 0..10 {
+        s.step().unwrap();
+    }
+    let e = parse_profile(&profile("exit", ""), "room.toml").unwrap_err();
+    assert_eq!(e.key, "groups[0].behaviours[0].field");
+    assert!(e.message.contains("the fields are: out"), "{}", e.message);
+    let e = parse_profile(&profile("out", "cell = 0.5"), "room.toml").unwrap_err();
+    assert_eq!(e.key, "fields[0].cell");
+    let twice = profile("out", "").replace(
+        "[[groups]]",
+        "[[fields]]\nname = \"out\"\ngoals = [[1, 1, 1, 1]]\n\n[[groups]]",
+    );
+    let e = parse_profile(&twice, "room.toml").unwrap_err();
+    assert_eq!(e.key, "fields[1].name");
+    assert!(
+        e.message.contains("already defined by fields[0]"),
+        "{}",
+        e.message
+    );
+    // A goal on a wall: the build names the field.
+    let on_wall = profile("out", "").replace("[[0.5, -5, 10, 5]]", "[[-5, 5, -5, 5]]");
+    let p = parse_profile(&on_wall, "room.toml").unwrap();
+    let e = Scenario::build(&p).err().unwrap();
+    assert!(e.to_string().contains("goal field `out`"), "{e}");
+    assert!(e.to_string().contains("inside a wall"), "{e}");
+}

@@ -86,6 +86,24 @@ fn name_ok(key: &str, name: &str, what: &str) -> Result<(), Problem> {
     }
 }
 
+/// Entry `i` of the array of tables `table` (`paths`, `fields`, `groups`), named
+/// `name` among the entries' `names`: not named before it.
+fn not_named_before<'a>(
+    table: &str,
+    what: &str,
+    i: usize,
+    mut names: impl Iterator<Item = &'a str>,
+    name: &str,
+) -> Result<(), Problem> {
+    match names.by_ref().take(i).position(|n| n == name) {
+        Some(j) => Err(Problem::new(
+            format!("{table}[{i}].name"),
+            format!("{what} `{name}` is already defined by {table}[{j}]"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Check a parsed document and resolve its names. `default_name` names a
 /// profile that gives none.
 pub(crate) fn validate(doc: ProfileDoc, default_name: &str) -> Result<Profile, Problem> {
@@ -105,12 +123,8 @@ pub(crate) fn validate(doc: ProfileDoc, default_name: &str) -> Result<Profile, P
     let mut groups = Vec::with_capacity(doc.groups.len());
     for (i, g) in doc.groups.iter().enumerate() {
         let key = format!("groups[{i}]");
-        if let Some(j) = doc.groups[..i].iter().position(|o| o.name == g.name) {
-            return Err(Problem::new(
-                format!("{key}.name"),
-                format!("group `{}` is already defined by groups[{j}]", g.name),
-            ));
-        }
+        let names = doc.groups.iter().map(|g| g.name.as_str());
+        not_named_before("groups", "group", i, names, &g.name)?;
         groups.push(validate_group(&key, g, &doc, &scene)?);
     }
     let squads = validate_squads(&doc, &groups)?;
@@ -208,12 +222,8 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Layout, Problem> {
     for (i, p) in doc.paths.iter().enumerate() {
         let key = format!("paths[{i}]");
         name_ok(&format!("{key}.name"), &p.name, "the path")?;
-        if let Some(j) = doc.paths[..i].iter().position(|o| o.name == p.name) {
-            return Err(Problem::new(
-                format!("{key}.name"),
-                format!("path `{}` is already defined by paths[{j}]", p.name),
-            ));
-        }
+        let names = doc.paths.iter().map(|p| p.name.as_str());
+        not_named_before("paths", "path", i, names, &p.name)?;
         let mut points: Vec<Vec2> = Vec::with_capacity(p.points.len());
         for (k, &q) in p.points.iter().enumerate() {
             let q = finite2(&format!("{key}.points[{k}]"), q)?;
@@ -248,12 +258,8 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Layout, Problem> {
     for (i, f) in doc.fields.iter().enumerate() {
         let key = format!("fields[{i}]");
         name_ok(&format!("{key}.name"), &f.name, "the field")?;
-        if let Some(j) = doc.fields[..i].iter().position(|o| o.name == f.name) {
-            return Err(Problem::new(
-                format!("{key}.name"),
-                format!("field `{}` is already defined by fields[{j}]", f.name),
-            ));
-        }
+        let names = doc.fields.iter().map(|f| f.name.as_str());
+        not_named_before("fields", "field", i, names, &f.name)?;
         if f.goals.is_empty() {
             return Err(Problem::new(
                 format!("{key}.goals"),
