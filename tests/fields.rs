@@ -287,10 +287,12 @@ fn profiles_name_the_key_of_a_bad_field() {
         "{}",
         e.message
     );
-    // A goal on a wall: the build names the field.
-    let on_wall = profile("out", "").replace("[[0.5, -5, 10, 5]]", "[[-5, 5, -5, 5]]");
-    let p = parse_profile(&on_wall, "room.toml").unwrap();
-    let e = Scenario::build(&p).err().unwrap();
-    assert!(e.to_string().contains("goal field `out`"), "{e}");
-    assert!(e.to_string().contains("inside a wall"), "{e}");
+    // A goal on a wall is named at its line; one beside it (farther than the
+    // clearance) is not.
+    let on_wall = profile("out", "").replace("[[0.5, -5, 10, 5]]", "[[-5, 5.1, -5, 5.1]]");
+    let e = parse_profile(&on_wall, "room.toml").unwrap_err();
+    assert_eq!((e.key.as_str(), e.line), ("fields[0].goals[0]", 6));
+    assert!(e.message.contains("inside a wall"), "{}", e.message);
+    let beside = profile("out", "").replace("[[0.5, -5, 10, 5]]", "[[-5, 4.6, -5, 4.6]]");
+    assert!(parse_profile(&beside, "room.toml").is_ok());
 }

@@ -316,7 +316,13 @@ fn settle_clearances(
     groups: &[GroupSpec],
     scene: &mut Layout,
 ) -> Result<(), Problem> {
-    for (i, f) in scene.fields.iter_mut().enumerate() {
+    let Layout {
+        fields,
+        walls,
+        obstacles,
+        ..
+    } = scene;
+    for (i, f) in fields.iter_mut().enumerate() {
         let key = format!("fields[{i}]");
         if doc.fields[i].clearance.is_none() {
             let follows = |g: &&GroupSpec| {
@@ -332,6 +338,19 @@ fn settle_clearances(
                 .filter(|&r| r > 0.0)
                 .unwrap_or(0.5);
         }
+        if let Some(k) = f
+            .goals
+            .iter()
+            .position(|&g| !goal_clear(g, f.clearance, walls, obstacles))
+        {
+            return Err(Problem::new(
+                format!("{key}.goals[{k}]"),
+                format!(
+                    "the goal lies inside a wall or an obstacle grown by the field's clearance {}: no body of that radius can stand in it",
+                    f.clearance
+                ),
+            ));
+        }
         if let Some(cell) = f.cell {
             if cell > f.clearance {
                 return Err(Problem::new(
@@ -345,6 +364,42 @@ fn settle_clearances(
         }
     }
     Ok(())
+}
+
+/// Whether some point of the goal box `lo..hi` (sampled at a spacing of half the
+/// clearance, at most 64 × 64 points) is at least `clearance` from every wall and
+/// obstacle: where a body of that radius can stand. A goal field whose goals are all
+/// covered cannot be built; this names the goal at its line.
+fn goal_clear(
+    (lo, hi): (Vec2, Vec2),
+    clearance: f32,
+    walls: &[WallSegment],
+    obstacles: &[Circle],
+) -> bool {
+    let (lo, hi) = (lo.min(hi), lo.max(hi));
+    let steps = ((hi - lo) / (clearance * 0.5))
+        .ceil()
+        .min(Vec2::splat(63.0));
+    let (nx, ny) = (steps.x as usize, steps.y as usize);
+    let clear = |p: Vec2| {
+        walls.iter().all(|w| {
+            crate::math::closest_point_on_segment(p, w.a, w.b)
+                .0
+                .distance(p)
+                >= clearance
+        }) && obstacles
+            .iter()
+            .all(|o| o.centre.distance(p) >= o.radius + clearance)
+    };
+    (0..=ny).any(|y| {
+        (0..=nx).any(|x| {
+            let t = Vec2::new(
+                if nx == 0 { 0.0 } else { x as f32 / nx as f32 },
+                if ny == 0 { 0.0 } else { y as f32 / ny as f32 },
+            );
+            clear(lo + (hi - lo) * t)
+        })
+    })
 }
 
 fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
