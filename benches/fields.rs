@@ -41,6 +41,7 @@ fn rooms() -> Vec<Wall> {
 
 fn spec() -> FieldSpec {
     FieldSpec::new(vec![Goal::Point(Vec2::new(12.5, 12.5))], 0.25)
+        .with_cell(0.25)
         .with_bounds(Vec2::ZERO, Vec2::splat(250.0))
 }
 
@@ -77,6 +78,8 @@ fn crowd(n: usize, follow: bool) -> World {
 
 pub fn benches(c: &mut Criterion) {
     let walls = rooms();
+    let built = GoalField::build(&spec(), &walls, &[]).unwrap();
+    assert_eq!(built.dims(), (1000, 1000));
     let mut group = c.benchmark_group("fields");
     group.sample_size(10);
     for threads in [1, 2] {

@@ -217,12 +217,6 @@ pub struct GoalField {
     dir: Vec<Vec2>,
 }
 
-/// Cell states while marching.
-const FAR: u8 = 0;
-const TRIAL: u8 = 1;
-const DONE: u8 = 2;
-const BLOCKED: u8 = 3;
-
 impl GoalField {
     /// Build the field of `spec` over the scene of `walls` and `obstacles`.
     ///
@@ -282,16 +276,17 @@ impl GoalField {
             dist: Vec::new(),
             dir: Vec::new(),
         };
-        let mut state = field.blocked_cells(walls, obstacles);
-        field.dist = vec![f32::INFINITY; cols * rows];
-        let seeds = field.seed(&mut state);
+        let blocked = field.blocked_cells(walls, obstacles);
+        let mut marcher = Marcher::new(cols, rows, cell, &blocked);
+        let seeds = field.seed(&mut marcher);
         if seeds == 0 {
             return Err(FieldSpec::invalid(
                 "field.goals",
                 "every goal lies inside a wall or an obstacle (grown by the clearance), or outside the field's area",
             ));
         }
-        field.march(&mut state);
+        marcher.march();
+        field.dist = marcher.distances(cols, rows);
         field.directions();
         Ok(field)
     }
@@ -346,13 +341,13 @@ impl GoalField {
     /// Per cell: blocked or free, from the walls and obstacles grown by the clearance.
     /// Rows of cells are rasterised in parallel bands (each cell's answer depends on
     /// the scene alone).
-    fn blocked_cells(&self, walls: &[Wall], obstacles: &[Obstacle]) -> Vec<u8> {
+    fn blocked_cells(&self, walls: &[Wall], obstacles: &[Obstacle]) -> Vec<bool> {
         let (cols, rows) = (self.cols, self.rows);
         let r = self.spec.clearance;
         let r2 = r * r;
-        let mut state = vec![FAR; cols * rows];
+        let mut blocked = vec![false; cols * rows];
         let band = 16;
-        state
+        blocked
             .par_chunks_mut(cols * band)
             .enumerate()
             .for_each(|(b, chunk)| {
@@ -374,7 +369,7 @@ impl GoalField {
                         for x in x0..x1 {
                             let c = self.cell_centre(x, y);
                             if w.closest_point(c).distance_squared(c) < r2 {
-                                chunk[(y - y0) * cols + x] = BLOCKED;
+                                chunk[(y - y0) * cols + x] = true;
                             }
                         }
                     }
@@ -385,22 +380,21 @@ impl GoalField {
                     for y in ya..yb {
                         for x in x0..x1 {
                             if self.cell_centre(x, y).distance_squared(o.centre()) < reach * reach {
-                                chunk[(y - y0) * cols + x] = BLOCKED;
+                                chunk[(y - y0) * cols + x] = true;
                             }
                         }
                     }
                 }
             });
-        state
+        blocked
     }
 
     /// The free cells within a cell's diagonal of a goal (or inside a goal box) get
     /// their exact distance to the nearest goal and are accepted. Returns how many.
-    fn seed(&mut self, state: &mut [u8]) -> usize {
+    fn seed(&self, m: &mut Marcher) -> usize {
         let reach = self.cell * std::f32::consts::SQRT_2;
         let mut seeds = 0;
-        for gi in 0..self.spec.goals.len() {
-            let g = self.spec.goals[gi];
+        for g in &self.spec.goals {
             let (lo, hi) = g.extent();
             let a = ((lo - reach - self.origin) * self.inv_cell - 0.5).floor();
             let b = ((hi + reach - self.origin) * self.inv_cell - 0.5).ceil();
@@ -410,167 +404,23 @@ impl GoalField {
             let y1 = (b.y.max(-1.0) + 1.0).min(self.rows as f32) as usize;
             for y in y0..y1 {
                 for x in x0..x1 {
-                    let i = y * self.cols + x;
-                    if state[i] == BLOCKED {
-                        continue;
+                    let i = m.at(x, y);
+                    if m.trial[i] < 0.0 {
+                        continue; // blocked
                     }
                     let c = self.cell_centre(x, y);
                     let d = g.nearest(c).distance(c);
-                    if d <= reach && d < self.dist[i] {
-                        if state[i] != DONE {
+                    if d <= reach && d < m.done[i] {
+                        if m.done[i].is_infinite() {
                             seeds += 1;
                         }
-                        self.dist[i] = d;
-                        state[i] = DONE;
+                        m.done[i] = d;
+                        m.trial[i] = d;
                     }
                 }
             }
         }
         seeds
-    }
-
-    /// Fast marching from the accepted cells over the free ones, with an untidy
-    /// priority queue (Yatziv, Bartesaghi and Sapiro 2006): trial cells are kept in
-    /// buckets of width `h / 2` by distance, taken bucket by bucket and in the order
-    /// they were put within one, instead of a heap. O(1) per cell rather than
-    /// O(log n); the order within a bucket is not by distance, which changes the
-    /// distances by a small fraction of a cell (the tests bound the result against
-    /// exact distances and paths). The order is a fixed function of the scene, so the
-    /// field is the same bits every time.
-    fn march(&mut self, state: &mut [u8]) {
-        let (cols, rows) = (self.cols, self.rows);
-        let width = self.cell * 0.5;
-        let inv_width = 1.0 / width;
-        // A new trial distance is at most h√2 beyond the cell accepted: it lands at
-        // most 3 buckets ahead, so a ring of 8 buckets never wraps onto a live one.
-        const RING: usize = 8;
-        let mut ring: [Vec<(u32, f32)>; RING] = Default::default();
-        let mut live = 0usize;
-        let bucket = |d: f32| (d * inv_width) as usize;
-        let mut first = usize::MAX;
-        for i in 0..cols * rows {
-            if state[i] == DONE {
-                for n in self.neighbours(i) {
-                    if state[n] == FAR {
-                        state[n] = TRIAL;
-                    }
-                }
-            }
-        }
-        for i in 0..cols * rows {
-            if state[i] == TRIAL {
-                let d = self.solve(i, state);
-                self.dist[i] = d;
-                first = first.min(bucket(d));
-            }
-        }
-        // Seeds lie within a cell's diagonal of a goal: their trial neighbours within a
-        // few cells more, so they span a few buckets; put each in its own.
-        let mut pending: Vec<(usize, u32, f32)> = (0..cols * rows)
-            .filter(|&i| state[i] == TRIAL)
-            .map(|i| (bucket(self.dist[i]), i as u32, self.dist[i]))
-            .collect();
-        pending.sort_unstable_by_key(|&(b, i, _)| (b, i));
-        let mut pending = pending.into_iter().peekable();
-        let mut k = first;
-        loop {
-            while let Some(&(b, i, d)) = pending.peek() {
-                if b >= k + RING / 2 {
-                    break;
-                }
-                ring[b % RING].push((i, d));
-                live += 1;
-                pending.next();
-            }
-            if live == 0 {
-                match pending.peek() {
-                    Some(&(b, _, _)) => {
-                        k = b;
-                        continue;
-                    }
-                    None => break,
-                }
-            }
-            let slot = k % RING;
-            let mut j = 0;
-            while j < ring[slot].len() {
-                let (i, d) = ring[slot][j];
-                j += 1;
-                let i = i as usize;
-                if state[i] == DONE || d.to_bits() != self.dist[i].to_bits() {
-                    continue; // stale: improved since, or already accepted
-                }
-                state[i] = DONE;
-                for n in self.neighbours(i) {
-                    if state[n] == FAR || state[n] == TRIAL {
-                        let nd = self.solve(n, state);
-                        if nd < self.dist[n] {
-                            self.dist[n] = nd;
-                            state[n] = TRIAL;
-                            // Never behind the bucket being taken.
-                            let b = bucket(nd).max(k);
-                            ring[b % RING].push((n as u32, nd));
-                            live += 1;
-                        }
-                    }
-                }
-            }
-            live -= ring[slot].len();
-            ring[slot].clear();
-            k += 1;
-        }
-        // Cells never reached keep an infinite distance.
-        for (d, s) in self.dist.iter_mut().zip(state.iter()) {
-            if *s != DONE {
-                *d = f32::INFINITY;
-            }
-        }
-    }
-
-    /// The 8-neighbours of cell `i` inside the grid.
-    #[inline]
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
-        let (x, y, cols, rows) = (i % self.cols, i / self.cols, self.cols, self.rows);
-        let (l, r, d, u) = (x > 0, x + 1 < cols, y > 0, y + 1 < rows);
-        [
-            l.then(|| i - 1),
-            r.then(|| i + 1),
-            d.then(|| i - cols),
-            u.then(|| i + cols),
-            (l && d).then(|| i - cols - 1),
-            (r && d).then(|| i - cols + 1),
-            (l && u).then(|| i + cols - 1),
-            (r && u).then(|| i + cols + 1),
-        ]
-        .into_iter()
-        .flatten()
-    }
-
-    /// The first-order upwind solution of `|∇d| = 1` at cell `i` from its accepted
-    /// neighbours, on two stencils (Hassouna and Farag's multi-stencil fast marching):
-    /// the axes, with `a` and `b` the smaller accepted distances along x and y and `h`
-    /// the cell side, and the diagonals, the same with the diagonal neighbours and
-    /// `h√2`; the smaller of the two ([`eikonal_update`]). The diagonal stencil halves
-    /// the axis stencil's error on the diagonals.
-    #[inline]
-    fn solve(&self, i: usize, state: &[u8]) -> f32 {
-        let (x, y) = (i % self.cols, i / self.cols);
-        let (cols, rows) = (self.cols, self.rows);
-        let at = |ok: bool, j: usize| {
-            if ok && state[j] == DONE {
-                self.dist[j]
-            } else {
-                f32::INFINITY
-            }
-        };
-        let (l, r, d, u) = (x > 0, x + 1 < cols, y > 0, y + 1 < rows);
-        let a = at(l, i.wrapping_sub(1)).min(at(r, i + 1));
-        let b = at(d, i.wrapping_sub(cols)).min(at(u, i + cols));
-        let axes = eikonal_update(a, b, self.cell);
-        let a = at(l && d, i.wrapping_sub(cols + 1)).min(at(r && u, i + cols + 1));
-        let b = at(r && d, i.wrapping_sub(cols).wrapping_add(1))
-            .min(at(l && u, (i + cols).wrapping_sub(1)));
-        axes.min(eikonal_update(a, b, self.cell * std::f32::consts::SQRT_2))
     }
 
     /// Each reached cell's unit descent direction, from upwind differences: along each
@@ -711,6 +561,167 @@ impl GoalField {
             },
             None => FieldSample::Unreachable,
         }
+    }
+}
+
+/// The fast-marching state over a grid padded with one blocked cell on every side, so
+/// that a cell's eight neighbours are fixed offsets with no bounds to test.
+struct Marcher {
+    /// Padded row length.
+    width: usize,
+    /// Cell side.
+    h: f32,
+    /// Per padded cell: the accepted distance; infinite until accepted (and for
+    /// blocked cells, forever).
+    done: Vec<f32>,
+    /// Per padded cell: the best trial distance so far; infinite for a cell not yet
+    /// reached, negative for a blocked one.
+    trial: Vec<f32>,
+}
+
+impl Marcher {
+    /// The state of a grid of `cols` × `rows` cells of side `h`, `blocked` per cell.
+    fn new(cols: usize, rows: usize, h: f32, blocked: &[bool]) -> Self {
+        let width = cols + 2;
+        let mut trial = vec![-1.0; width * (rows + 2)];
+        for (y, row) in blocked.chunks_exact(cols).enumerate() {
+            let start = (y + 1) * width + 1;
+            for (t, &b) in trial[start..start + cols].iter_mut().zip(row) {
+                if !b {
+                    *t = f32::INFINITY;
+                }
+            }
+        }
+        Self {
+            width,
+            h,
+            done: vec![f32::INFINITY; width * (rows + 2)],
+            trial,
+        }
+    }
+
+    /// The padded index of cell `(x, y)`.
+    #[inline]
+    fn at(&self, x: usize, y: usize) -> usize {
+        (y + 1) * self.width + x + 1
+    }
+
+    /// The offsets of a padded cell's eight neighbours.
+    #[inline]
+    fn offsets(&self) -> [isize; 8] {
+        let w = self.width as isize;
+        [-1, 1, -w, w, -w - 1, -w + 1, w - 1, w + 1]
+    }
+
+    /// The first-order upwind solution of `|∇d| = 1` at padded cell `i` from its
+    /// accepted neighbours, on two stencils (Hassouna and Farag's multi-stencil fast
+    /// marching): the axes, with `a` and `b` the smaller accepted distances along x
+    /// and y and `h` the cell side, and the diagonals, the same with the diagonal
+    /// neighbours and `h√2`; the smaller of the two ([`eikonal_update`]). The
+    /// diagonal stencil halves the axis stencil's error on the diagonals.
+    #[inline]
+    fn solve(&self, i: usize) -> f32 {
+        let (d, w) = (&self.done, self.width);
+        let a = d[i - 1].min(d[i + 1]);
+        let b = d[i - w].min(d[i + w]);
+        let axes = eikonal_update(a, b, self.h);
+        let a = d[i - w - 1].min(d[i + w + 1]);
+        let b = d[i - w + 1].min(d[i + w - 1]);
+        axes.min(eikonal_update(a, b, self.h * std::f32::consts::SQRT_2))
+    }
+
+    /// Fast marching from the accepted cells over the free ones, with an untidy
+    /// priority queue (Yatziv, Bartesaghi and Sapiro 2006): trial cells are kept in
+    /// buckets of width `h / 2` by distance, taken bucket by bucket and in the order
+    /// they were put within one, instead of a heap. O(1) per cell rather than
+    /// O(log n); the order within a bucket is not by distance, which changes the
+    /// distances by a small fraction of a cell (the tests bound the result against
+    /// exact distances and paths). The order is a fixed function of the scene, so the
+    /// field is the same bits every time.
+    fn march(&mut self) {
+        // A new trial distance is at most h√2 beyond the cell accepted: it lands at
+        // most 3 buckets ahead, so a ring of 8 buckets never wraps onto a live one.
+        const RING: usize = 8;
+        let inv_width = 2.0 / self.h;
+        let bucket = |d: f32| (d * inv_width) as usize;
+        let offsets = self.offsets();
+        let mut ring: [Vec<(u32, f32)>; RING] = Default::default();
+        // The seeds' neighbours, each in its bucket: they span a few buckets.
+        let mut first: Vec<(usize, u32, f32)> = Vec::new();
+        for i in 0..self.done.len() {
+            if self.done[i].is_finite() {
+                for o in offsets {
+                    let n = i.wrapping_add_signed(o);
+                    if self.done[n].is_infinite() && self.trial[n] >= 0.0 {
+                        let d = self.solve(n);
+                        if d < self.trial[n] {
+                            self.trial[n] = d;
+                            first.push((bucket(d), n as u32, d));
+                        }
+                    }
+                }
+            }
+        }
+        first.sort_unstable_by_key(|&(b, n, _)| (b, n));
+        let mut first = first.into_iter().peekable();
+        let mut live = 0usize;
+        let mut k = 0;
+        loop {
+            while let Some(&(b, n, d)) = first.peek() {
+                if b >= k + RING / 2 {
+                    break;
+                }
+                ring[b.max(k) % RING].push((n, d));
+                live += 1;
+                first.next();
+            }
+            if live == 0 {
+                match first.peek() {
+                    Some(&(b, _, _)) => {
+                        k = b;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            let slot = k % RING;
+            let mut j = 0;
+            while j < ring[slot].len() {
+                let (i, d) = ring[slot][j];
+                j += 1;
+                let i = i as usize;
+                if self.done[i].is_finite() || d.to_bits() != self.trial[i].to_bits() {
+                    continue; // stale: improved since, or already accepted
+                }
+                self.done[i] = d;
+                for o in offsets {
+                    let n = i.wrapping_add_signed(o);
+                    if self.done[n].is_infinite() && self.trial[n] >= 0.0 {
+                        let nd = self.solve(n);
+                        if nd < self.trial[n] {
+                            self.trial[n] = nd;
+                            // Never behind the bucket being taken.
+                            ring[bucket(nd).max(k) % RING].push((n as u32, nd));
+                            live += 1;
+                        }
+                    }
+                }
+            }
+            live -= ring[slot].len();
+            ring[slot].clear();
+            k += 1;
+        }
+    }
+
+    /// The accepted distances of the unpadded grid, row by row (infinite where never
+    /// reached).
+    fn distances(&self, cols: usize, rows: usize) -> Vec<f32> {
+        let mut out = Vec::with_capacity(cols * rows);
+        for y in 0..rows {
+            let start = self.at(0, y);
+            out.extend_from_slice(&self.done[start..start + cols]);
+        }
+        out
     }
 }
 
