@@ -118,6 +118,10 @@
 // Arrival state: short of the target and barely moving for 5 s (blocked).
 #define THRONG_ARRIVAL_STUCK 3
 
+// Arrival state: it follows a goal field, and no goal of it can be reached from where
+// it stands.
+#define THRONG_ARRIVAL_UNREACHABLE 4
+
 // `ThrongSightEvent`'s `entered` or `left` when there is no such leader.
 #define THRONG_NO_AGENT UINT64_MAX
 

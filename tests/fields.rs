@@ -7,6 +7,7 @@ use throng::behaviours::avoidance::AvoidanceParams;
 use throng::behaviours::field::FollowFieldParams;
 use throng::behaviours::walls::WallAvoidanceParams;
 use throng::scene::{FieldSpec, Goal, Wall};
+use throng::world::Arrival;
 use throng::{AgentSpec, Behaviour, FieldId, GroupConfig, World, WorldConfig};
 
 fn walls(segments: &[[f32; 4]]) -> Vec<Wall> {
@@ -295,4 +296,73 @@ fn profiles_name_the_key_of_a_bad_field() {
     assert!(e.message.contains("inside a wall"), "{}", e.message);
     let beside = profile("out", "").replace("[[0.5, -5, 10, 5]]", "[[-5, 4.6, -5, 4.6]]");
     assert!(parse_profile(&beside, "room.toml").is_ok());
+}
+
+#[test]
+fn arrival_follows_the_field_for_agents_without_targets() {
+    // A small crowd stops in a goal room beyond the door (a slowing radius): each
+    // reports moving, then arrived, once.
+    let mut w = World::new(WorldConfig::default());
+    w.set_walls(&walls(&ROOM)).unwrap();
+    let beyond = w
+        .add_goal_field(FieldSpec::new(
+            vec![Goal::Box(Vec2::new(1.0, -8.0), Vec2::new(12.0, 8.0))],
+            0.3,
+        ))
+        .unwrap();
+    let mut group = GroupConfig::new("walkers")
+        .with(
+            Behaviour::FollowField {
+                field: beyond,
+                params: FollowFieldParams {
+                    slowing_radius: 2.0,
+                },
+            },
+            1.0,
+        )
+        .neighbours(4.0, 10);
+    group.avoidance = Some(AvoidanceParams::default());
+    let g = w.add_group(group).unwrap();
+    let ids: Vec<_> = (0..9)
+        .map(|i| {
+            let p = Vec2::new(-6.0 + (i % 3) as f32, -1.0 + (i / 3) as f32);
+            w.spawn(
+                AgentSpec::new(g, p)
+                    .with_radius(0.3)
+                    .with_limits(1.0, 1.4, 10.0),
+            )
+            .unwrap()
+        })
+        .collect();
+    assert!(ids
+        .iter()
+        .all(|&id| w.arrival(id).unwrap() == Arrival::Moving));
+    let mut events = Vec::new();
+    for _ in 0..400 {
+        w.step(0.1).unwrap();
+        events.extend(w.arrival_events().iter().map(|e| (e.agent, e.from, e.to)));
+    }
+    for &id in &ids {
+        assert_eq!(w.arrival(id).unwrap(), Arrival::Arrived, "{id}");
+        let mine: Vec<_> = events
+            .iter()
+            .filter(|e| e.0 == id)
+            .map(|e| (e.1, e.2))
+            .collect();
+        assert_eq!(mine, [(Arrival::Moving, Arrival::Arrived)], "{id}");
+    }
+    // Shut the door: every agent left in the room is unreachable, and stands.
+    let mut w = evacuation(9, 1).0;
+    let mut shut = walls(&ROOM);
+    shut.extend(walls(&[[0.0, -1.0, 0.0, 1.0]]));
+    w.set_walls(&shut).unwrap();
+    for _ in 0..100 {
+        w.step(0.1).unwrap();
+    }
+    assert!(w.arrivals().all(|a| a == Arrival::Unreachable));
+    assert!(
+        w.velocities().iter().all(|v| v.length() < 0.05),
+        "{:?}",
+        w.velocities()
+    );
 }

@@ -508,7 +508,8 @@ impl Columns {
         self.walker.push(WalkerState::default());
         self.preferred.push(Vec2::NAN);
         self.route.push(NO_ROUTE);
-        self.arrival.push(ArrivalMemory::spawned(spec.target));
+        self.arrival
+            .push(ArrivalMemory::spawned(spec.target != Target::None));
         self.out.push(SteerOut::default());
         self.check();
     }

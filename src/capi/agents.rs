@@ -446,6 +446,9 @@ pub const THRONG_ARRIVAL_MOVING: u8 = 1;
 pub const THRONG_ARRIVAL_ARRIVED: u8 = 2;
 /// Arrival state: short of the target and barely moving for 5 s (blocked).
 pub const THRONG_ARRIVAL_STUCK: u8 = 3;
+/// Arrival state: it follows a goal field, and no goal of it can be reached from where
+/// it stands.
+pub const THRONG_ARRIVAL_UNREACHABLE: u8 = 4;
 
 fn arrival_code(a: Arrival) -> u8 {
     match a {
@@ -453,6 +456,7 @@ fn arrival_code(a: Arrival) -> u8 {
         Arrival::Moving => THRONG_ARRIVAL_MOVING,
         Arrival::Arrived => THRONG_ARRIVAL_ARRIVED,
         Arrival::Stuck => THRONG_ARRIVAL_STUCK,
+        Arrival::Unreachable => THRONG_ARRIVAL_UNREACHABLE,
     }
 }
 

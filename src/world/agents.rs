@@ -35,6 +35,10 @@ impl World {
             .alloc(row)
             .ok_or(ThrongError::Capacity("agents"))?;
         self.cols.push(id, &spec, self.config.seed, &wander);
+        if self.plans[spec.group.index()].field.is_some() {
+            // Its field is its aim when it has no target.
+            self.cols.arrival[row as usize] = super::arrival::ArrivalMemory::spawned(true);
+        }
         self.disturbed += 1;
         self.queries.invalidate();
         self.cols.memory[row as usize].path_progress = progress;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agents::{AgentId, Columns, Slots, Target};
 use crate::error::Result;
+use crate::scene::{FieldSample, GoalField};
 
 use super::World;
 
@@ -27,6 +28,10 @@ pub enum Arrival {
     /// for [`STUCK_SECONDS`] in a row (pressed against a wall, jammed in a crowd).
     /// Moving again (or arriving) ends it.
     Stuck,
+    /// It follows a goal field, and no goal of the field can be reached from where it
+    /// stands (a room walled off, a body inside an obstacle). It stands still; a way
+    /// opening (the walls changed) or a push back onto the walkable area ends it.
+    Unreachable,
 }
 
 /// An arrived agent counts as arrived until this many of its radii from its target.
@@ -72,13 +77,14 @@ impl ArrivalMemory {
         changed: false,
     };
 
-    /// A newly spawned agent's: moving when it has a target (so that its first tick
-    /// reports only a real arrival), else no target.
-    pub(crate) fn spawned(target: Target) -> Self {
-        let state = if target == Target::None {
-            Arrival::NoTarget
-        } else {
+    /// A newly spawned agent's: moving when it aims at something, a target or its
+    /// group's goal field (so that its first tick reports only a real arrival), else
+    /// no target.
+    pub(crate) fn spawned(aims: bool) -> Self {
+        let state = if aims {
             Arrival::Moving
+        } else {
+            Arrival::NoTarget
         };
         Self {
             state,
@@ -92,25 +98,66 @@ impl ArrivalMemory {
 /// Rows per parallel chunk of the arrival pass.
 const ARRIVAL_CHUNK: usize = 4096;
 
-/// The state an agent at `pos` moving at `speed` reaches, from `memory`, toward the
-/// target point `goal` (`None`: no target), after `dt` seconds.
+/// What an agent's arrival is judged by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Aim {
+    /// No target, no field.
+    Nothing,
+    /// Its target point.
+    Point(Vec2),
+    /// Its goal field, without a target of its own: its travel distance to the
+    /// nearest goal, 0 in one.
+    Field {
+        /// Travel distance to a goal.
+        distance: f32,
+    },
+    /// Its goal field says no goal can be reached from where it stands.
+    Unreachable,
+}
+
+/// The aim of an agent at `pos` with target point `goal`, following `field` (if its
+/// group does): an unreachable field position first, then its own target, then the
+/// field's goals.
+fn aim_of(goal: Option<Vec2>, field: Option<&GoalField>, pos: Vec2) -> Aim {
+    let sample = field.map(|f| f.sample(pos));
+    match (sample, goal) {
+        (Some(FieldSample::Unreachable), _) => Aim::Unreachable,
+        (_, Some(g)) => Aim::Point(g),
+        (Some(FieldSample::Toward { distance, .. }), None) => Aim::Field { distance },
+        (Some(FieldSample::AtGoal), None) => Aim::Field { distance: 0.0 },
+        (None, None) => Aim::Nothing,
+    }
+}
+
+/// The state an agent at `pos` moving at `speed` reaches, from `memory`, with `aim`,
+/// after `dt` seconds.
 fn next(
     memory: ArrivalMemory,
-    goal: Option<Vec2>,
+    aim: Aim,
     pos: Vec2,
     (speed, max_speed, radius): (f32, f32, f32),
     dt: f32,
 ) -> ArrivalMemory {
-    let (state, slow_for) = match goal {
-        None => (Arrival::NoTarget, 0.0),
-        Some(g) if pos.distance_squared(g) <= radius * radius => (Arrival::Arrived, 0.0),
-        Some(g)
+    let (state, slow_for) = match aim {
+        Aim::Nothing => (Arrival::NoTarget, 0.0),
+        Aim::Unreachable => (Arrival::Unreachable, 0.0),
+        Aim::Point(g) if pos.distance_squared(g) <= radius * radius => (Arrival::Arrived, 0.0),
+        Aim::Point(g)
             if memory.state == Arrival::Arrived
                 && pos.distance_squared(g) <= (LEAVE_RADII * radius).powi(2) =>
         {
             (Arrival::Arrived, 0.0)
         }
-        Some(_) => {
+        // In a goal; once arrived, until more than (LEAVE_RADII - 1) radii out of it,
+        // the same band as a point's.
+        Aim::Field { distance }
+            if distance == 0.0
+                || (memory.state == Arrival::Arrived
+                    && distance <= (LEAVE_RADII - 1.0) * radius) =>
+        {
+            (Arrival::Arrived, 0.0)
+        }
+        Aim::Point(_) | Aim::Field { .. } => {
             let slow_for = if speed < STUCK_SPEED_FRACTION * max_speed {
                 memory.slow_for + dt
             } else {
@@ -141,6 +188,58 @@ fn goal_of(target: Target, slots: &Slots, pos: &[Vec2]) -> Option<Vec2> {
     }
 }
 
+/// The columns the arrival pass reads of every row.
+struct Bodies<'a> {
+    pos: &'a [Vec2],
+    vel: &'a [Vec2],
+    max_speed: &'a [f32],
+    radius: &'a [f32],
+    target: &'a [Target],
+}
+
+/// Every agent's arrival memory after a tick of `dt`, in parallel chunks, with
+/// `field_of(row)` the goal field the agent in `row` follows; whether any changed.
+fn arrival_pass<'f>(
+    arrival: &mut [ArrivalMemory],
+    b: &Bodies<'_>,
+    slots: &Slots,
+    dt: f32,
+    field_of: impl Fn(usize) -> Option<&'f GoalField> + Sync,
+) -> bool {
+    arrival
+        .par_chunks_mut(ARRIVAL_CHUNK)
+        .enumerate()
+        .map(|(chunk, memories)| {
+            let rows = chunk * ARRIVAL_CHUNK..;
+            let start = rows.start;
+            let mut any = false;
+            // The chunk's rows of each column side by side (no index checks).
+            let bodies = b.target[rows.clone()]
+                .iter()
+                .zip(&b.pos[rows.clone()])
+                .zip(&b.vel[rows.clone()])
+                .zip(&b.max_speed[rows.clone()])
+                .zip(&b.radius[rows]);
+            for (k, (m, ((((&target, p), v), max_speed), radius))) in
+                memories.iter_mut().zip(bodies).enumerate()
+            {
+                let field = field_of(start + k);
+                // An agent that had no target and still has none, and follows no
+                // field, is left as it is (`next` would write back the same memory):
+                // for it the pass reads two columns, not six, and writes none.
+                if target == Target::None && field.is_none() && *m == ArrivalMemory::WITHOUT_TARGET
+                {
+                    continue;
+                }
+                let aim = aim_of(goal_of(target, slots, b.pos), field, *p);
+                *m = next(*m, aim, *p, (v.length(), *max_speed, *radius), dt);
+                any |= m.changed;
+            }
+            any
+        })
+        .reduce(|| false, |a, b| a || b)
+}
+
 impl World {
     /// Stage 6: every agent's arrival state from its new position, in parallel; then
     /// the changes as events, in row order.
@@ -148,6 +247,7 @@ impl World {
         crate::zone!("arrival");
         let Columns {
             id,
+            group,
             pos,
             vel,
             max_speed,
@@ -158,34 +258,24 @@ impl World {
         } = &mut self.cols;
         let slots = &self.slots;
         let (pos, vel, max_speed, radius, target) = (&*pos, &*vel, &*max_speed, &*radius, &*target);
-        let changed = arrival
-            .par_chunks_mut(ARRIVAL_CHUNK)
-            .enumerate()
-            .map(|(chunk, memories)| {
-                let rows = chunk * ARRIVAL_CHUNK..;
-                let mut any = false;
-                // The chunk's rows of each column side by side (no index checks).
-                let bodies = target[rows.clone()]
-                    .iter()
-                    .zip(&pos[rows.clone()])
-                    .zip(&vel[rows.clone()])
-                    .zip(&max_speed[rows.clone()])
-                    .zip(&radius[rows]);
-                for (m, ((((&target, p), v), max_speed), radius)) in memories.iter_mut().zip(bodies)
-                {
-                    // An agent that had no target and still has none is left as it
-                    // is (`next` would write back the same memory): for it the pass
-                    // reads two columns, not six, and writes none.
-                    if target == Target::None && *m == ArrivalMemory::WITHOUT_TARGET {
-                        continue;
-                    }
-                    let goal = goal_of(target, slots, pos);
-                    *m = next(*m, goal, *p, (v.length(), *max_speed, *radius), dt);
-                    any |= m.changed;
-                }
-                any
+        let (group, plans, fields) = (&*group, &self.plans, &self.fields);
+        let bodies = Bodies {
+            pos,
+            vel,
+            max_speed,
+            radius,
+            target,
+        };
+        // Worlds where no group follows a field read no group column: the pass is
+        // compiled for them with no field at all.
+        let changed = if plans.iter().any(|p| p.field.is_some()) {
+            arrival_pass(arrival, &bodies, slots, dt, |row| {
+                let f = plans[usize::from(group[row])].field?;
+                fields.get(f.index())?.as_deref()
             })
-            .reduce(|| false, |a, b| a || b);
+        } else {
+            arrival_pass(arrival, &bodies, slots, dt, |_| None)
+        };
         self.arrival_events.clear();
         if changed {
             self.arrival_events.extend(
@@ -231,16 +321,13 @@ mod tests {
     #[test]
     fn states_hand_worked() {
         let body = |speed: f32| (speed, 2.0, 0.5);
-        let moving = ArrivalMemory::spawned(Target::Point(Vec2::ZERO));
+        let moving = ArrivalMemory::spawned(true);
         assert_eq!(moving.state, Arrival::Moving);
-        assert_eq!(
-            ArrivalMemory::spawned(Target::None).state,
-            Arrival::NoTarget
-        );
+        assert_eq!(ArrivalMemory::spawned(false).state, Arrival::NoTarget);
         // 0.4 from the goal with radius 0.5: arrived (a change).
         let m = next(
             moving,
-            Some(Vec2::ZERO),
+            Aim::Point(Vec2::ZERO),
             Vec2::new(0.4, 0.0),
             body(1.0),
             0.5,
@@ -252,7 +339,13 @@ mod tests {
         // Exactly one radius away counts, a hair farther not; once arrived, up to two
         // radii (1.0) still do, and a hair farther not.
         let at = |x: f32, from: ArrivalMemory| {
-            next(from, Some(Vec2::ZERO), Vec2::new(x, 0.0), body(0.0), 0.5)
+            next(
+                from,
+                Aim::Point(Vec2::ZERO),
+                Vec2::new(x, 0.0),
+                body(0.0),
+                0.5,
+            )
         };
         assert_eq!(at(0.5, moving).state, Arrival::Arrived);
         assert_eq!(at(0.5001, moving).state, Arrival::Moving);
@@ -267,7 +360,13 @@ mod tests {
         // Slower than 5% of 2 (0.1) for 5 s in ticks of 1 s: stuck at the fifth.
         let mut m = moving;
         for tick in 1..=5 {
-            m = next(m, Some(Vec2::new(9.0, 0.0)), Vec2::ZERO, body(0.09), 1.0);
+            m = next(
+                m,
+                Aim::Point(Vec2::new(9.0, 0.0)),
+                Vec2::ZERO,
+                body(0.09),
+                1.0,
+            );
             let want = if tick < 5 {
                 Arrival::Moving
             } else {
@@ -278,14 +377,65 @@ mod tests {
         }
         assert!(m.changed);
         // Moving at 0.1 (not slower than 5%) ends it.
-        let m = next(m, Some(Vec2::new(9.0, 0.0)), Vec2::ZERO, body(0.1), 1.0);
+        let m = next(
+            m,
+            Aim::Point(Vec2::new(9.0, 0.0)),
+            Vec2::ZERO,
+            body(0.1),
+            1.0,
+        );
         assert_eq!(
             (m.state, m.slow_for, m.changed),
             (Arrival::Moving, 0.0, true)
         );
         // No target.
-        let m = next(m, None, Vec2::ZERO, body(0.0), 1.0);
+        let m = next(m, Aim::Nothing, Vec2::ZERO, body(0.0), 1.0);
         assert_eq!((m.state, m.changed), (Arrival::NoTarget, true));
+    }
+
+    #[test]
+    fn field_followers_hand_worked() {
+        let body = (1.0, 2.0, 0.5);
+        let moving = ArrivalMemory::spawned(true);
+        // Without a target, in the field's goal: arrived; out of it: moving.
+        let field = |distance: f32| Aim::Field { distance };
+        let m = next(moving, field(0.0), Vec2::ZERO, body, 0.1);
+        assert_eq!((m.state, m.changed), (Arrival::Arrived, true));
+        // Arrived until more than one radius (0.5) out of the goal.
+        let still = next(m, field(0.5), Vec2::ZERO, body, 0.1);
+        assert_eq!((still.state, still.changed), (Arrival::Arrived, false));
+        assert_eq!(
+            next(moving, field(0.5), Vec2::ZERO, body, 0.1).state,
+            Arrival::Moving
+        );
+        let m = next(m, field(0.5001), Vec2::ZERO, body, 0.1);
+        assert_eq!((m.state, m.changed), (Arrival::Moving, true));
+        // Slow out of the goal for the stuck time: stuck, as with a target.
+        let slow = next(m, field(3.0), Vec2::ZERO, (0.0, 2.0, 0.5), 5.0);
+        assert_eq!(slow.state, Arrival::Stuck);
+        let m = next(m, Aim::Unreachable, Vec2::ZERO, body, 0.1);
+        assert_eq!((m.state, m.changed), (Arrival::Unreachable, true));
+        // The aim: an unreachable place first, then its own target, then the goals.
+        let walls = [crate::scene::Wall::new(Vec2::new(0.0, -10.0), Vec2::new(0.0, 10.0)).unwrap()];
+        let spec =
+            crate::scene::FieldSpec::new(vec![crate::scene::Goal::Point(Vec2::new(5.0, 0.0))], 0.5)
+                .with_bounds(Vec2::splat(-10.0), Vec2::splat(10.0));
+        let f = GoalField::build(&spec, &walls, &[]).unwrap();
+        let (left, right) = (Vec2::new(-5.0, 0.0), Vec2::new(3.0, 0.0));
+        assert_eq!(aim_of(Some(Vec2::ONE), Some(&f), left), Aim::Unreachable);
+        assert_eq!(
+            aim_of(Some(Vec2::ONE), Some(&f), right),
+            Aim::Point(Vec2::ONE)
+        );
+        let Aim::Field { distance } = aim_of(None, Some(&f), right) else {
+            panic!("a field aim");
+        };
+        assert!((distance - 2.0).abs() < 0.2, "{distance}");
+        assert_eq!(
+            aim_of(None, Some(&f), Vec2::new(5.0, 0.0)),
+            Aim::Field { distance: 0.0 }
+        );
+        assert_eq!(aim_of(None, None, right), Aim::Nothing);
     }
 
     /// The pass skips an agent that has had no target for two ticks: `next` must
@@ -298,12 +448,15 @@ mod tests {
             (Vec2::new(-3.0, 1e6), 1e30),
             (Vec2::X, 2.0),
         ] {
-            assert_eq!(next(quiet, None, p, (speed, 2.0, 0.5), 0.1), quiet);
+            assert_eq!(next(quiet, Aim::Nothing, p, (speed, 2.0, 0.5), 0.1), quiet);
         }
         // Two ticks after its target is taken away, an agent's memory is that one.
-        let moving = ArrivalMemory::spawned(Target::Point(Vec2::ZERO));
-        let once = next(moving, None, Vec2::X, (1.0, 2.0, 0.5), 0.1);
+        let moving = ArrivalMemory::spawned(true);
+        let once = next(moving, Aim::Nothing, Vec2::X, (1.0, 2.0, 0.5), 0.1);
         assert!(once.changed);
-        assert_eq!(next(once, None, Vec2::X, (1.0, 2.0, 0.5), 0.1), quiet);
+        assert_eq!(
+            next(once, Aim::Nothing, Vec2::X, (1.0, 2.0, 0.5), 0.1),
+            quiet
+        );
     }
 }

@@ -6,7 +6,7 @@ use crate::behaviours::avoidance::AvoidanceParams;
 use crate::behaviours::flocking::{FlockTerms, SeparationKind};
 use crate::behaviours::leader::LeaderParams;
 use crate::combine::Combination;
-use crate::group::{Behaviour, GroupConfig, Movement};
+use crate::group::{Behaviour, FieldId, GroupConfig, Movement};
 
 use super::kernel_x4::{Program, Term};
 
@@ -131,6 +131,9 @@ pub(crate) struct GroupPlan {
     /// The host moves its agents: the steering output is the desired velocity, and
     /// the integration pass leaves the rows alone.
     pub host_moves: bool,
+    /// The goal field its agents follow (the first follow-field behaviour's), which
+    /// their arrival is judged by where they have no target of their own.
+    pub field: Option<FieldId>,
 }
 
 /// A group's avoidance as the steering pass uses it.
@@ -169,6 +172,10 @@ impl GroupPlan {
                 .iter()
                 .any(|b| matches!(b.behaviour, Behaviour::Approach(_))),
             host_moves: config.host_moves,
+            field: config.behaviours.iter().find_map(|b| match b.behaviour {
+                Behaviour::FollowField { field, .. } => Some(field),
+                _ => None,
+            }),
             avoidance: config.avoidance.map(|params| Avoiding {
                 params,
                 side_turn: (params.side_bias * (1.0 - params.priority)).sin_cos(),
