@@ -83,6 +83,12 @@
 // Step out of the way of any leader whose sight the agent is in.
 #define THRONG_BEHAVIOUR_GIVE_WAY 16
 
+// Follow the goal field `path` names (`throng_world_add_goal_field`): its way round
+// the walls to the nearest goal; in the goal, on to the agent's own target if it has
+// one. `param`: slowing radius (0: full speed, and without a target on through the
+// goal).
+#define THRONG_BEHAVIOUR_FOLLOW_FIELD 17
+
 // No path: in `ThrongBehaviourDesc::path`, a follow-path behaviour whose agents
 // follow only their own paths; to `throng_agent_set_path`, take the agent's away.
 #define THRONG_NO_PATH UINT32_MAX
@@ -219,7 +225,8 @@ typedef struct {
   // The behaviour's main distance where its kind names one; 0 = the default.
   float param;
   // The path of `THRONG_BEHAVIOUR_FOLLOW_PATH` (`throng_world_add_path`), or
-  // `THRONG_NO_PATH`: only the agents' own paths (`throng_agent_set_path`).
+  // `THRONG_NO_PATH`: only the agents' own paths (`throng_agent_set_path`); the goal
+  // field of `THRONG_BEHAVIOUR_FOLLOW_FIELD` (`throng_world_add_goal_field`).
   uint32_t path;
 } ThrongBehaviourDesc;
 
@@ -435,6 +442,42 @@ ThrongStatus throng_world_remove_path(ThrongWorld *world, uint32_t path);
 // # Safety
 // `world` is null or a live world; `out` points at a writable `size_t`.
 ThrongStatus throng_world_path_count(ThrongWorld *world, size_t *out);
+
+// Add a goal field (the travel distance to the nearest of its goals around the
+// walls and obstacles, for `THRONG_BEHAVIOUR_FOLLOW_FIELD`); `*out` receives its id.
+// `goals` holds `count` boxes as `x0, y0, x1, y1` (opposite corners; a point is a box
+// of size zero); `clearance` is the radius of the bodies it serves (walls and
+// obstacles are grown by it, > 0); `cell` the side of its cells, at most the
+// clearance, 0 for half the clearance. The field covers the walls, obstacles and
+// goals, and is rebuilt whenever the walls or obstacles are set.
+//
+// # Safety
+// `world` is null or a live world; `goals` points at `4 * count` floats; `out` at a
+// writable `uint32_t`.
+ThrongStatus throng_world_add_goal_field(ThrongWorld *world,
+                                         const float *goals,
+                                         size_t count,
+                                         float clearance,
+                                         float cell,
+                                         uint32_t *out);
+
+// Remove a goal field; refused (INVALID_ARGUMENT) while a group's follow-field
+// behaviour names it. Its id is not reused.
+//
+// # Safety
+// `world` is null or a live world.
+ThrongStatus throng_world_remove_goal_field(ThrongWorld *world, uint32_t field);
+
+// The travel distance from `(x, y)` to the nearest goal of `field` into `*out`: 0 in a
+// goal, infinity where no goal can be reached.
+//
+// # Safety
+// `world` is null or a live world; `out` points at a writable `float`.
+ThrongStatus throng_world_field_distance(ThrongWorld *world,
+                                         uint32_t field,
+                                         float x,
+                                         float y,
+                                         float *out);
 
 // A group named "group" with no behaviours, the default neighbour radius (3) and
 // cap (12), weighted sum, no avoidance.

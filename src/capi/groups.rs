@@ -8,12 +8,13 @@ use super::{
     ThrongWorld,
 };
 use crate::behaviours::avoidance::AvoidanceParams;
+use crate::behaviours::field::FollowFieldParams;
 use crate::behaviours::flocking::SeparationParams;
 use crate::behaviours::leader::LeaderParams;
 use crate::behaviours::path::PathFollowParams;
 use crate::behaviours::targeting::{ArriveParams, EvadeParams, FleeParams};
 use crate::combine::Combination;
-use crate::group::{Behaviour, GroupConfig, PathId, WeightedBehaviour};
+use crate::group::{Behaviour, FieldId, GroupConfig, PathId, WeightedBehaviour};
 
 /// Seek the agent's target.
 pub const THRONG_BEHAVIOUR_SEEK: u32 = 0;
@@ -54,6 +55,11 @@ pub const THRONG_BEHAVIOUR_LEADER_FOLLOW: u32 = 14;
 pub const THRONG_BEHAVIOUR_LOOK_WHERE_YOU_ARE_GOING: u32 = 15;
 /// Step out of the way of any leader whose sight the agent is in.
 pub const THRONG_BEHAVIOUR_GIVE_WAY: u32 = 16;
+/// Follow the goal field `path` names (`throng_world_add_goal_field`): its way round
+/// the walls to the nearest goal; in the goal, on to the agent's own target if it has
+/// one. `param`: slowing radius (0: full speed, and without a target on through the
+/// goal).
+pub const THRONG_BEHAVIOUR_FOLLOW_FIELD: u32 = 17;
 
 /// No path: in `ThrongBehaviourDesc::path`, a follow-path behaviour whose agents
 /// follow only their own paths; to `throng_agent_set_path`, take the agent's away.
@@ -70,7 +76,8 @@ pub struct ThrongBehaviourDesc {
     /// The behaviour's main distance where its kind names one; 0 = the default.
     pub param: f32,
     /// The path of `THRONG_BEHAVIOUR_FOLLOW_PATH` (`throng_world_add_path`), or
-    /// `THRONG_NO_PATH`: only the agents' own paths (`throng_agent_set_path`).
+    /// `THRONG_NO_PATH`: only the agents' own paths (`throng_agent_set_path`); the goal
+    /// field of `THRONG_BEHAVIOUR_FOLLOW_FIELD` (`throng_world_add_goal_field`).
     pub path: u32,
 }
 
@@ -194,9 +201,15 @@ fn behaviour(i: usize, b: &ThrongBehaviourDesc) -> CResult<WeightedBehaviour> {
             Behaviour::LookWhereYouAreGoing(Default::default())
         }
         THRONG_BEHAVIOUR_GIVE_WAY => Behaviour::GiveWay(EvadeParams::default()),
+        THRONG_BEHAVIOUR_FOLLOW_FIELD => Behaviour::FollowField {
+            field: FieldId::from_index(b.path as usize),
+            params: FollowFieldParams {
+                slowing_radius: param_or(&key, b.param, 0.0)?,
+            },
+        },
         other => {
             return Err(Failure::invalid(format!(
-                "behaviours[{i}].kind: unknown behaviour {other} (THRONG_BEHAVIOUR_* are 0..=16)"
+                "behaviours[{i}].kind: unknown behaviour {other} (THRONG_BEHAVIOUR_* are 0..=17)"
             )))
         }
     };

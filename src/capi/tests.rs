@@ -215,6 +215,21 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
         check!(throng_world_remove_path:
             Null => throng_world_remove_path(null_mut(), 0),
             Inv => throng_world_remove_path(w, 99));
+        let goal = [5.0f32, 5.0, 6.0, 6.0];
+        check!(throng_world_add_goal_field:
+            Null => throng_world_add_goal_field(null_mut(), goal.as_ptr(), 1, 0.5, 0.0, &mut u32_out),
+            Null => throng_world_add_goal_field(w, null(), 1, 0.5, 0.0, &mut u32_out),
+            Null => throng_world_add_goal_field(w, goal.as_ptr(), 1, 0.5, 0.0, null_mut()),
+            Inv => throng_world_add_goal_field(w, nan_walls.as_ptr(), 1, 0.5, 0.0, &mut u32_out),
+            Inv => throng_world_add_goal_field(w, goal.as_ptr(), 1, NAN, 0.0, &mut u32_out),
+            Inv => throng_world_add_goal_field(w, goal.as_ptr(), 1, 0.5, 0.6, &mut u32_out));
+        check!(throng_world_remove_goal_field:
+            Null => throng_world_remove_goal_field(null_mut(), 0),
+            Inv => throng_world_remove_goal_field(w, 99));
+        check!(throng_world_field_distance:
+            Null => throng_world_field_distance(null_mut(), 0, 0.0, 0.0, &mut f32_out),
+            Inv => throng_world_field_distance(w, 99, 0.0, 0.0, &mut f32_out),
+            Inv => throng_world_field_distance(w, 99, NAN, 0.0, &mut f32_out));
         check!(throng_world_remove_group:
             Null => throng_world_remove_group(null_mut(), g),
             ThrongStatus::UnknownGroup => throng_world_remove_group(w, 99));
@@ -808,5 +823,99 @@ fn agents_take_paths_of_their_own_and_paths_and_groups_can_be_removed() {
             throng_world_spawn(f.world, &spec, &mut id),
             ThrongStatus::UnknownGroup
         );
+    }
+}
+
+#[test]
+fn a_goal_field_through_the_abi_steps_as_the_rust_api_does() {
+    use crate::behaviours::field::FollowFieldParams;
+    use crate::prelude::*;
+
+    // A wall between the walkers and their goal, in both worlds.
+    let wall = [0.0f32, -10.0, 0.0, 5.0];
+    let goal = [5.0f32, 0.0, 5.0, 0.0];
+    let mut world = World::new(WorldConfig::default());
+    world
+        .set_walls(&[Wall::new(Vec2::new(0.0, -10.0), Vec2::new(0.0, 5.0)).unwrap()])
+        .unwrap();
+    let field = world
+        .add_goal_field(FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.5))
+        .unwrap();
+    let follow = Behaviour::FollowField {
+        field,
+        params: FollowFieldParams {
+            slowing_radius: 2.0,
+        },
+    };
+    let g = world
+        .add_group(GroupConfig::new("walkers").with(follow, 1.0))
+        .unwrap();
+    let starts = [Vec2::new(-3.0, 0.0), Vec2::new(-3.0, -4.0)];
+    for &p in &starts {
+        world.spawn(AgentSpec::new(g, p)).unwrap();
+    }
+
+    let config = throng_world_config_default();
+    let mut w: *mut ThrongWorld = std::ptr::null_mut();
+    unsafe {
+        ok(throng_world_new(&config, &mut w));
+        ok(throng_world_set_walls(w, wall.as_ptr(), 1));
+        let mut id = 9;
+        ok(throng_world_add_goal_field(
+            w,
+            goal.as_ptr(),
+            1,
+            0.5,
+            0.0,
+            &mut id,
+        ));
+        assert_eq!(id, 0);
+        let behaviours = [ThrongBehaviourDesc {
+            kind: THRONG_BEHAVIOUR_FOLLOW_FIELD,
+            weight: 1.0,
+            param: 2.0,
+            path: id,
+        }];
+        let desc = ThrongGroupDesc {
+            name: c"walkers".as_ptr(),
+            behaviours: behaviours.as_ptr(),
+            behaviour_count: 1,
+            ..throng_group_desc_default()
+        };
+        let mut group = 0;
+        ok(throng_world_add_group(w, &desc, &mut group));
+        for &p in &starts {
+            let mut agent = 0;
+            ok(throng_world_spawn(
+                w,
+                &throng_agent_desc_default(group, p.x, p.y),
+                &mut agent,
+            ));
+        }
+        // Distances agree, and a place walled off has none.
+        let mut d = 0.0;
+        ok(throng_world_field_distance(w, id, -3.0, 0.0, &mut d));
+        assert_eq!(
+            Some(d),
+            world.field_distance(field, Vec2::new(-3.0, 0.0)).unwrap()
+        );
+        for _ in 0..400 {
+            world.step(0.05).unwrap();
+            ok(throng_world_step(w, 0.05));
+        }
+        let mut hash = 0;
+        ok(throng_world_state_hash(w, &mut hash));
+        assert_eq!(hash, world.state_hash());
+        // Both walkers went round the wall's end and are at the goal.
+        let mut states = [9u8; 2];
+        let mut n = 0;
+        ok(throng_world_arrivals(w, states.as_mut_ptr(), 2, &mut n));
+        assert_eq!(states, [THRONG_ARRIVAL_ARRIVED; 2]);
+        // A field a group follows cannot be removed.
+        assert_eq!(
+            throng_world_remove_goal_field(w, id),
+            ThrongStatus::InvalidArgument
+        );
+        ok(throng_world_free(w));
     }
 }

@@ -9,9 +9,9 @@ use super::{
     copy_out, guard, read_in, slice_in, str_in, with_world, write_out, CResult, Failure,
     ThrongStatus, ThrongVec2, ThrongWorld,
 };
-use crate::group::PathId;
+use crate::group::{FieldId, PathId};
 use crate::integrate::Integrator;
-use crate::scene::{Obstacle, Path, Wall};
+use crate::scene::{FieldSpec, Goal, Obstacle, Path, Wall};
 use crate::spatial::IndexKind;
 use crate::world::{Snapshot, World, WorldConfig};
 
@@ -453,4 +453,84 @@ pub unsafe extern "C" fn throng_world_path_count(
     out: *mut usize,
 ) -> ThrongStatus {
     with_world(world, |w| write_out(out, "out", w.world().paths().count()))
+}
+
+/// Add a goal field (the travel distance to the nearest of its goals around the
+/// walls and obstacles, for `THRONG_BEHAVIOUR_FOLLOW_FIELD`); `*out` receives its id.
+/// `goals` holds `count` boxes as `x0, y0, x1, y1` (opposite corners; a point is a box
+/// of size zero); `clearance` is the radius of the bodies it serves (walls and
+/// obstacles are grown by it, > 0); `cell` the side of its cells, at most the
+/// clearance, 0 for half the clearance. The field covers the walls, obstacles and
+/// goals, and is rebuilt whenever the walls or obstacles are set.
+///
+/// # Safety
+/// `world` is null or a live world; `goals` points at `4 * count` floats; `out` at a
+/// writable `uint32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_add_goal_field(
+    world: *mut ThrongWorld,
+    goals: *const f32,
+    count: usize,
+    clearance: f32,
+    cell: f32,
+    out: *mut u32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let floats = slice_in(goals, count.saturating_mul(4), "goals")?;
+        super::check_out(out, "out")?;
+        let goals = floats
+            .chunks_exact(4)
+            .enumerate()
+            .map(|(i, c)| {
+                let key = format!("goals[{i}]");
+                let a = ThrongVec2 { x: c[0], y: c[1] }.finite(&key)?;
+                let b = ThrongVec2 { x: c[2], y: c[3] }.finite(&key)?;
+                Ok(Goal::from_corners(a, b))
+            })
+            .collect::<CResult<Vec<_>>>()?;
+        let mut spec = FieldSpec::new(goals, super::finite("clearance", clearance)?);
+        if cell != 0.0 {
+            spec = spec.with_cell(super::finite("cell", cell)?);
+        }
+        let id = w.world_mut().add_goal_field(spec)?;
+        write_out(out, "out", id.index() as u32)
+    })
+}
+
+/// Remove a goal field; refused (INVALID_ARGUMENT) while a group's follow-field
+/// behaviour names it. Its id is not reused.
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_remove_goal_field(
+    world: *mut ThrongWorld,
+    field: u32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        Ok(w.world_mut()
+            .remove_goal_field(FieldId::from_index(field as usize))?)
+    })
+}
+
+/// The travel distance from `(x, y)` to the nearest goal of `field` into `*out`: 0 in a
+/// goal, infinity where no goal can be reached.
+///
+/// # Safety
+/// `world` is null or a live world; `out` points at a writable `float`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_field_distance(
+    world: *mut ThrongWorld,
+    field: u32,
+    x: f32,
+    y: f32,
+    out: *mut f32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let p = ThrongVec2 { x, y }.finite("(x, y)")?;
+        let d = w
+            .world()
+            .field_distance(FieldId::from_index(field as usize), p)?;
+        write_out(out, "out", d.unwrap_or(f32::INFINITY))
+    })
 }

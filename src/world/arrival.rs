@@ -148,12 +148,11 @@ fn next(
         {
             (Arrival::Arrived, 0.0)
         }
-        // In a goal; once arrived, until more than (LEAVE_RADII - 1) radii out of it,
-        // the same band as a point's.
+        // Within its radius of a goal (the travel distance, as a target point's
+        // straight one); once arrived, until more than LEAVE_RADII radii away.
         Aim::Field { distance }
-            if distance == 0.0
-                || (memory.state == Arrival::Arrived
-                    && distance <= (LEAVE_RADII - 1.0) * radius) =>
+            if distance <= radius
+                || (memory.state == Arrival::Arrived && distance <= LEAVE_RADII * radius) =>
         {
             (Arrival::Arrived, 0.0)
         }
@@ -401,14 +400,15 @@ mod tests {
         let field = |distance: f32| Aim::Field { distance };
         let m = next(moving, field(0.0), Vec2::ZERO, body, 0.1);
         assert_eq!((m.state, m.changed), (Arrival::Arrived, true));
-        // Arrived until more than one radius (0.5) out of the goal.
-        let still = next(m, field(0.5), Vec2::ZERO, body, 0.1);
-        assert_eq!((still.state, still.changed), (Arrival::Arrived, false));
+        // Within its radius (0.5) of a goal arrives; once arrived, until two radii.
+        let arrives = |d: f32| next(moving, field(d), Vec2::ZERO, body, 0.1).state;
         assert_eq!(
-            next(moving, field(0.5), Vec2::ZERO, body, 0.1).state,
-            Arrival::Moving
+            (arrives(0.5), arrives(0.5001)),
+            (Arrival::Arrived, Arrival::Moving)
         );
-        let m = next(m, field(0.5001), Vec2::ZERO, body, 0.1);
+        let still = next(m, field(1.0), Vec2::ZERO, body, 0.1);
+        assert_eq!((still.state, still.changed), (Arrival::Arrived, false));
+        let m = next(m, field(1.0001), Vec2::ZERO, body, 0.1);
         assert_eq!((m.state, m.changed), (Arrival::Moving, true));
         // Slow out of the goal for the stuck time: stuck, as with a target.
         let slow = next(m, field(3.0), Vec2::ZERO, (0.0, 2.0, 0.5), 5.0);
