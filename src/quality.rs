@@ -154,6 +154,10 @@ pub struct GateFlow {
     /// Agents per second per metre of gate between the first and last crossing
     /// (none for fewer than two crossings).
     pub flow: Option<f64>,
+    /// The time of the first crossing (s), as sampled.
+    pub first: Option<f32>,
+    /// The time of the last crossing (s), as sampled: when the last agent was through.
+    pub last: Option<f32>,
 }
 
 /// Counts quality figures over samples of a crowd's positions.
@@ -356,6 +360,8 @@ impl QualityCounter {
                     flow: span
                         .filter(|_| width > 0.0)
                         .map(|span| (times.len() - 1) as f64 / span / width),
+                    first: times.first().copied(),
+                    last: times.last().copied(),
                 }
             })
             .collect();

@@ -128,6 +128,8 @@ pub struct Scenario {
     markers: Vec<(usize, Vec2)>,
     /// Seconds stepped so far: the moving targets' clock.
     elapsed: f64,
+    /// By world group index: whether its agents leave the world on arriving.
+    leaving: Vec<bool>,
 }
 
 impl Scenario {
@@ -285,6 +287,13 @@ impl Scenario {
                 colour: g.colour,
             })
             .collect();
+        let mut leaving = Vec::new();
+        for (g, id) in p.groups.iter().zip(&gids) {
+            if id.index() >= leaving.len() {
+                leaving.resize(id.index() + 1, false);
+            }
+            leaving[id.index()] = g.leave_on_arrival;
+        }
         Ok(Self {
             profile: p.clone(),
             world,
@@ -293,6 +302,7 @@ impl Scenario {
             movers,
             markers,
             elapsed: 0.0,
+            leaving,
         })
     }
 
@@ -340,7 +350,33 @@ impl Scenario {
         }
         let stats = self.world.step(dt)?;
         self.elapsed += f64::from(dt);
+        self.leave()?;
         Ok(stats)
+    }
+
+    /// Despawn the agents of leaving groups that arrived in the last tick.
+    fn leave(&mut self) -> crate::Result<()> {
+        if !self.leaving.contains(&true) {
+            return Ok(());
+        }
+        let leaving = &self.leaving;
+        let gone: Vec<AgentId> = self
+            .world
+            .arrival_events()
+            .iter()
+            .filter(|e| e.to == crate::world::Arrival::Arrived)
+            .map(|e| e.agent)
+            .filter(|&a| {
+                self.world
+                    .agent_group(a)
+                    .is_ok_and(|g| leaving.get(g.index()).copied().unwrap_or(false))
+            })
+            .collect();
+        if gone.is_empty() {
+            Ok(())
+        } else {
+            self.world.despawn_many(&gone)
+        }
     }
 
     /// The scenario's state: its world's snapshot and its moving targets' clock, for

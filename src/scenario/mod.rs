@@ -101,6 +101,12 @@ pub const BUNDLED: &[BundledProfile] = bundled![
     "doorway",
     "bottleneck",
     "oncoming",
+    "rimea_corridor",
+    "rimea_corner",
+    "rimea_exits",
+    "rimea_nearer_exit",
+    "rimea_two_bottlenecks",
+    "maze",
 ];
 
 /// The profile `throng run` uses when given none.

@@ -141,6 +141,8 @@ pub struct GroupSpec {
     pub target2: TargetSpec,
     /// Colour in pictures, if the profile gives one.
     pub colour: Option<[u8; 3]>,
+    /// Its agents leave the world on arriving.
+    pub leave_on_arrival: bool,
 }
 
 /// A validated squad.

@@ -200,6 +200,11 @@ pub struct GroupDoc {
     /// Default off.
     #[serde(default)]
     pub avoidance: Option<AvoidanceParams>,
+    /// Agents leave the world (are despawned) on arriving: at their target, or, following
+    /// a goal field without one, at its goal (evacuees out of the building). Default
+    /// false.
+    #[serde(default)]
+    pub leave_on_arrival: bool,
     /// Behaviours in priority order.
     #[serde(default)]
     pub behaviours: Vec<BehaviourDoc>,

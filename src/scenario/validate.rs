@@ -672,6 +672,7 @@ fn validate_group(
         target,
         target2,
         colour,
+        leave_on_arrival: g.leave_on_arrival,
     })
 }
 

@@ -1,0 +1,144 @@
+//! Crowds finding their way with goal fields, against the RiMEA test cases (the
+//! guideline for microscopic evacuation analysis) and a maze: the bundled `rimea_*`
+//! and `maze` profiles run to their end, read by the quality counter (positions only)
+//! and a check of every move against every wall.
+
+use throng::quality::{GateFlow, QualityCounter, QualitySettings, QualitySummary};
+use throng::scenario::{self, Scenario};
+use throng::scene::Wall;
+use throng::AgentId;
+
+/// What a run of a bundled profile gave.
+struct Run {
+    summary: QualitySummary,
+    /// Agents left in the world at the end.
+    left: usize,
+    /// Moves that crossed a wall.
+    crossings: usize,
+    /// Seconds at the end.
+    time: f32,
+}
+
+/// Run the bundled profile `name` (its walls changed by `change`) until its crowd has
+/// left or its ticks are done, sampling every tick.
+fn run(name: &str, change: impl FnOnce(&mut Scenario)) -> Run {
+    let profile = scenario::load_bundled(scenario::bundled(name).unwrap()).unwrap();
+    let mut sc = Scenario::build(&profile).unwrap();
+    change(&mut sc);
+    let mut counter = QualityCounter::new(QualitySettings {
+        gates: sc.layout().gates.clone(),
+        ..QualitySettings::default()
+    });
+    let walls: Vec<Wall> = sc.world().walls().to_vec();
+    let dt = profile.world.dt;
+    let mut crossings = 0;
+    let mut t = 0;
+    counter.sample_world(0.0, sc.world());
+    while t < profile.world.ticks && !sc.world().is_empty() {
+        let before: Vec<(AgentId, glam::Vec2)> = (sc.world().ids().iter().copied())
+            .zip(sc.world().positions().iter().copied())
+            .collect();
+        sc.step().unwrap();
+        t += 1;
+        for (id, a) in before {
+            if let Ok(b) = sc.world().position(id) {
+                crossings += walls.iter().filter(|w| w.crossing(a, b).is_some()).count();
+            }
+        }
+        counter.sample_world(t as f32 * dt, sc.world());
+    }
+    Run {
+        summary: counter.summary(),
+        left: sc.world().len(),
+        crossings,
+        time: t as f32 * dt,
+    }
+}
+
+fn gate<'a>(r: &'a Run, name: &str) -> &'a GateFlow {
+    r.summary.gates.iter().find(|g| g.name == name).unwrap()
+}
+
+#[test]
+fn rimea_1_one_person_walks_40_m_in_26_to_34_s() {
+    let r = run("rimea_corridor", |_| {});
+    let (start, end) = (gate(&r, "start"), gate(&r, "end"));
+    let walk = end.first.unwrap() - start.first.unwrap();
+    assert!((26.0..=34.0).contains(&walk), "{walk} s");
+    assert_eq!(r.crossings, 0);
+}
+
+#[test]
+fn rimea_6_a_column_rounds_a_corner_without_touching_its_walls() {
+    let r = run("rimea_corner", |_| {});
+    assert_eq!(gate(&r, "end").crossed, 20, "{:?}", r.summary.gates);
+    assert_eq!(r.crossings, 0);
+    assert_eq!(r.summary.deep_pairs_per_agent_sample, 0.0);
+}
+
+/// The time the last agent left through any gate.
+fn emptied(r: &Run) -> f32 {
+    r.summary.gates.iter().filter_map(|g| g.last).fold(0.0, f32::max)
+}
+
+#[test]
+fn rimea_9_four_exits_empty_the_room_in_about_half_the_time_of_two() {
+    let four = run("rimea_exits", |_| {});
+    // Shut the two east exits with walls of their own: the field is rebuilt round them.
+    let two = run("rimea_exits", |sc| {
+        let mut walls = sc.world().walls().to_vec();
+        for y in [0.0, 20.0] {
+            walls.push(Wall::new(glam::Vec2::new(22.0, y), glam::Vec2::new(23.0, y)).unwrap());
+        }
+        sc.world_mut().set_walls(&walls).unwrap();
+    });
+    for (r, open) in [(&four, 4), (&two, 2)] {
+        let out: usize = r.summary.gates.iter().map(|g| g.crossed).sum();
+        println!(
+            "{open} exits: {out} out through the gates, {} left, emptied at {:.1} s (ran {:.1} s), gates {:?}",
+            r.left,
+            emptied(r),
+            r.time,
+            r.summary.gates.iter().map(|g| (g.crossed, g.flow)).collect::<Vec<_>>()
+        );
+        assert_eq!((r.left, out), (0, 1000));
+        assert_eq!(r.crossings, 0);
+        assert_eq!(r.summary.deep_pairs_per_agent_sample, 0.0);
+    }
+    let ratio = emptied(&two) / emptied(&four);
+    assert!((1.6..=2.4).contains(&ratio), "two exits take {ratio} times as long");
+}
+
+#[test]
+fn rimea_11_most_take_the_nearer_exit() {
+    let r = run("rimea_nearer_exit", |_| {});
+    let (near, far) = (gate(&r, "near").crossed, gate(&r, "far").crossed);
+    println!("near {near}, far {far}, left {}", r.left);
+    assert_eq!(r.left, 0);
+    assert_eq!(near + far, 300);
+    // The queue at the nearer exit grows past the room's middle, and those pushed
+    // beyond it turn to the farther one: most, not all, take the nearer.
+    assert!(2 * near >= 3 * far && far > 0, "{near} near, {far} far");
+    assert_eq!(r.crossings, 0);
+}
+
+#[test]
+fn rimea_12_the_second_bottleneck_jams_no_worse_than_the_first() {
+    let r = run("rimea_two_bottlenecks", |_| {});
+    let (first, second) = (gate(&r, "first"), gate(&r, "second"));
+    println!("{first:?} {second:?} left {}", r.left);
+    assert_eq!((first.crossed, second.crossed, r.left), (150, 150, 0));
+    // No one waits long at the second door: it lets through what the first let in.
+    let lag = second.last.unwrap() - first.last.unwrap();
+    assert!(lag < 15.0, "the last was through the second door {lag} s after the first");
+    assert_eq!(r.crossings, 0);
+}
+
+#[test]
+fn a_crowd_finds_its_way_through_a_maze() {
+    let r = run("maze", |_| {});
+    println!("{:?} left {}", r.summary.gates, r.left);
+    assert_eq!(gate(&r, "last_turn").crossed, 40);
+    assert_eq!(r.crossings, 0);
+    assert_eq!(r.summary.deep_pairs_per_agent_sample, 0.0);
+}
