@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The README's pictures, drawn by `throng run`: the city profile's trails
-# (docs/city.png, --png) and a short animation of it (docs/city.gif, --animate).
+# (docs/city.png, --png), a short animation of it (docs/city.gif, --animate), and
+# the maze's crowd on its goal field (docs/maze-field.png, --field).
 # The runs are deterministic, so CI draws them again and fails when a committed
 # picture differs: after a change that moves the crowd, run this script.
 #
-#   docs/pictures.sh              # rewrite docs/city.png and docs/city.gif
+#   docs/pictures.sh              # rewrite docs/city.png, docs/city.gif, docs/maze-field.png
 #   docs/pictures.sh DIR          # draw them into DIR instead (CI compares)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,3 +14,5 @@ mkdir -p "$dir"
 cargo run --release --quiet -- run city --png "$dir/city.png" --size 800x800 --quiet
 cargo run --release --quiet -- run city --ticks 450 --animate "$dir/city.gif" --size 480x480 \
     --every 10 --quiet
+cargo run --release --quiet -- run maze --ticks 300 --png "$dir/maze-field.png" --field exit \
+    --size 640x640 --quiet

@@ -645,6 +645,36 @@ fn debug_agent_draws_one_agents_geometry_into_the_picture() {
     assert!(!missing.exists());
 }
 
+#[test]
+fn field_draws_a_goal_field_under_the_crowd() {
+    let dir = scratch("field");
+    let run = |extra: &[&str], file: &std::path::Path| {
+        throng()
+            .args([
+                "run", "maze", "--ticks", "20", "--size", "300x300", "-q", "--png",
+            ])
+            .arg(file)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let (plain, field) = (dir.join("plain.png"), dir.join("field.png"));
+    assert!(run(&[], &plain).status.success());
+    assert!(run(&["--field", "exit"], &field).status.success());
+    let (a, b) = (png_pixels(&plain).2, png_pixels(&field).2);
+    let differing = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    assert!(
+        differing > a.len() / 4,
+        "{differing} of {} bytes differ",
+        a.len()
+    );
+    // A name the profile does not have: refused, naming the ones it has.
+    let out = run(&["--field", "door"], &dir.join("missing.png"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("its fields: exit"));
+    assert!(!dir.join("missing.png").exists());
+}
+
 /// The frames of an animated GIF, composed as a viewer shows them: (the
 /// picture's size, each frame's delay in 1/100 s, the last frame's pixels as
 /// palette indices).

@@ -78,7 +78,11 @@ fn rimea_6_a_column_rounds_a_corner_without_touching_its_walls() {
 
 /// The time the last agent left through any gate.
 fn emptied(r: &Run) -> f32 {
-    r.summary.gates.iter().filter_map(|g| g.last).fold(0.0, f32::max)
+    r.summary
+        .gates
+        .iter()
+        .filter_map(|g| g.last)
+        .fold(0.0, f32::max)
 }
 
 #[test]
@@ -106,7 +110,10 @@ fn rimea_9_four_exits_empty_the_room_in_about_half_the_time_of_two() {
         assert_eq!(r.summary.deep_pairs_per_agent_sample, 0.0);
     }
     let ratio = emptied(&two) / emptied(&four);
-    assert!((1.6..=2.4).contains(&ratio), "two exits take {ratio} times as long");
+    assert!(
+        (1.6..=2.4).contains(&ratio),
+        "two exits take {ratio} times as long"
+    );
 }
 
 #[test]
@@ -130,7 +137,10 @@ fn rimea_12_the_second_bottleneck_jams_no_worse_than_the_first() {
     assert_eq!((first.crossed, second.crossed, r.left), (150, 150, 0));
     // No one waits long at the second door: it lets through what the first let in.
     let lag = second.last.unwrap() - first.last.unwrap();
-    assert!(lag < 15.0, "the last was through the second door {lag} s after the first");
+    assert!(
+        lag < 15.0,
+        "the last was through the second door {lag} s after the first"
+    );
     assert_eq!(r.crossings, 0);
 }
 

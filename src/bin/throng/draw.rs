@@ -6,6 +6,7 @@
 
 use glam::Vec2;
 use throng::scenario::{Rect, Scenario};
+use throng::scene::{FieldSample, GoalField};
 
 /// Colours of groups without their own: well separated on white.
 const PALETTE: [[u8; 3]; 10] = [
@@ -286,6 +287,14 @@ impl Transform {
         }
     }
 
+    /// The world point at pixel `q` (the inverse of [`Transform::px`]).
+    pub fn world(&self, q: Vec2) -> Vec2 {
+        Vec2::new(
+            (q.x - self.origin.x) / self.scale,
+            (self.origin.y - q.y) / self.scale,
+        )
+    }
+
     /// The pixel at world point `p`.
     pub fn px(&self, p: Vec2) -> Vec2 {
         Vec2::new(
@@ -386,6 +395,77 @@ pub fn draw_scene(canvas: &mut Canvas, tf: Transform, scenario: &Scenario, colou
             colours.get(g).copied().unwrap_or(INK),
         );
     }
+}
+
+/// A goal field under the crowd, half transparent, over the scene area
+/// `(top_left, size)` (pixels):
+/// each pixel shaded by the travel distance at its point in alternating bands (about
+/// twelve over the farthest distance), goals in green, places no goal can be reached
+/// from (the walls' grown clearance among them) in grey; and an arrow of the
+/// field's direction every 36 pixels.
+pub fn draw_field(
+    canvas: &mut Canvas,
+    tf: Transform,
+    (top_left, size): (Vec2, Vec2),
+    f: &GoalField,
+) {
+    const GOAL: [u8; 3] = [150, 205, 150];
+    const FAR: [u8; 3] = [190, 190, 190];
+    const BANDS: [[u8; 3]; 2] = [[196, 218, 242], [232, 240, 250]];
+    const SPACING: f32 = 36.0;
+    let sample = |q: Vec2| f.sample(tf.world(q));
+    // The farthest reached distance, for the band width.
+    let (cols, rows) = f.dims();
+    let far = (0..rows)
+        .flat_map(|y| (0..cols).map(move |x| (x, y)))
+        .filter_map(|(x, y)| f.cell_distance(x, y))
+        .filter(|d| d.is_finite())
+        .fold(0.0_f32, f32::max);
+    let band = nice_step(far / 12.0);
+    let (x0, y0) = (top_left.x as i64, top_left.y as i64);
+    let (x1, y1) = ((top_left.x + size.x) as i64, (top_left.y + size.y) as i64);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let q = Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+            let colour = match sample(q) {
+                FieldSample::AtGoal => GOAL,
+                FieldSample::Unreachable => FAR,
+                FieldSample::Toward { distance, .. } => BANDS[((distance / band) as usize) % 2],
+            };
+            let at = Vec2::new(x as f32, y as f32);
+            canvas.fill_rect(at, at + Vec2::ONE, colour, 0.5);
+        }
+    }
+    let width = line_width(canvas.size());
+    let mut y = top_left.y + SPACING * 0.5;
+    while y < top_left.y + size.y {
+        let mut x = top_left.x + SPACING * 0.5;
+        while x < top_left.x + size.x {
+            let q = Vec2::new(x, y);
+            if let FieldSample::Toward { direction, .. } = sample(q) {
+                // y up in the world, down in pixels.
+                let d = Vec2::new(direction.x, -direction.y) * SPACING * 0.35;
+                let (tail, head) = (q - d, q + d);
+                canvas.line(tail, head, width, PATH, 0.8);
+                let side = Vec2::new(-d.y, d.x) * 0.35;
+                canvas.line(head, head - d * 0.45 + side, width, PATH, 0.8);
+                canvas.line(head, head - d * 0.45 - side, width, PATH, 0.8);
+            }
+            x += SPACING;
+        }
+        y += SPACING;
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `x` (and at least 0.1).
+fn nice_step(x: f32) -> f32 {
+    let x = x.max(0.1);
+    let p = 10f32.powf(x.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|&s| s >= x)
+        .unwrap_or(10.0 * p)
 }
 
 fn obstacle(canvas: &mut Canvas, centre: Vec2, r: f32, line: f32) {

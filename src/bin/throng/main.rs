@@ -109,6 +109,11 @@ struct RunArgs {
     /// the agent's `id` as the CSV writes it (its slot while no slot is reused).
     #[arg(long, value_name = "ID")]
     debug_agent: Option<u64>,
+    /// Draw the goal field of this name (a `[[fields]]` table) under the crowd in the
+    /// --png picture: bands of travel distance, the walls' grown clearance shaded,
+    /// and arrows of its direction.
+    #[arg(long, value_name = "NAME")]
+    field: Option<String>,
     /// Write an animation of the run to this file: an animated GIF (FILE.gif) or
     /// animated PNG (FILE.png, FILE.apng), one frame every --every ticks.
     #[arg(long, value_name = "FILE")]
@@ -522,6 +527,31 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             };
         }
     }
+    let field = match &args.field {
+        None => None,
+        Some(_) if args.png.is_none() => {
+            return Err(Failure::Input(
+                "error: --field draws into the --png picture; give --png FILE too".into(),
+            ))
+        }
+        Some(name) => {
+            let fields = &profile.layout.fields;
+            match fields.iter().position(|f| &f.name == name) {
+                Some(i) => Some(throng::FieldId::from_index(i)),
+                None => {
+                    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                    return Err(Failure::Input(format!(
+                        "error: --field {name}: the profile has no such field (its fields: {})",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    )));
+                }
+            }
+        }
+    };
     let total = profile.world.warmup + profile.world.ticks;
     let anim = match anim_format {
         Some(format) => Some(plan_animation(&args, format, total, profile.world.dt)?),
@@ -673,7 +703,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             ticks_phrase(warmup, ticks),
             seconds(total as f64 * f64::from(profile.world.dt)),
         );
-        p.finish(&scenario, debug, &title, file)
+        p.finish(&scenario, debug, field, &title, file)
             .map_err(|e| Failure::Runtime(format!("writing the PNG file: {e}")))?;
         if let (Some(path), false) = (&args.png, args.quiet) {
             eprintln!("wrote {}", path.display());

@@ -105,6 +105,7 @@ impl Picture {
         self,
         scenario: &Scenario,
         debug: Option<AgentId>,
+        field: Option<throng::FieldId>,
         title: &str,
         file: File,
     ) -> io::Result<()> {
@@ -115,6 +116,11 @@ impl Picture {
         let tf = Transform::fit(self.view(scenario), top_left, area);
         let mut canvas = Canvas::new(width, height, BACKGROUND);
         self.trails(&mut canvas, tf, &colours, scenario.world().len());
+        // Over the trails, half transparent (the trails fade the canvas as they are
+        // drawn, so a field drawn first would fade with them).
+        if let Some(f) = field.and_then(|f| scenario.world().goal_field(f)) {
+            draw::draw_field(&mut canvas, tf, (top_left, area), f);
+        }
         draw::draw_scene(&mut canvas, tf, scenario, &colours);
         let line = draw::line_width(self.size);
         let w = scenario.world();
