@@ -7,12 +7,14 @@ use serde::{Deserialize, Serialize};
 use crate::behaviours::angular::{AlignParams, VelocityMatchParams};
 use crate::behaviours::approach::ApproachParams;
 use crate::behaviours::avoidance::AvoidanceParams;
+use crate::behaviours::containment::ContainmentParams;
 use crate::behaviours::field::FollowFieldParams;
 use crate::behaviours::flocking::SeparationParams;
 use crate::behaviours::kinematic::{KinematicArriveParams, KinematicWanderParams};
 use crate::behaviours::leader::LeaderParams;
 use crate::behaviours::obstacles::ObstacleAvoidanceParams;
 use crate::behaviours::path::PathFollowParams;
+use crate::behaviours::queue::QueueParams;
 use crate::behaviours::tactics::{HideParams, InterposeParams, OffsetPursuitParams};
 use crate::behaviours::targeting::{ArriveParams, EvadeParams, FleeParams};
 use crate::behaviours::walls::WallAvoidanceParams;
@@ -94,6 +96,10 @@ pub enum Behaviour {
         /// How to follow it.
         params: FollowFieldParams,
     },
+    /// Reynolds' containment: keep inside a region, steering back before leaving it.
+    Containment(ContainmentParams),
+    /// Reynolds' queuing: brake behind an agent ahead in the lane going the same way.
+    Queue(QueueParams),
     /// Get between the agent's target and its second target.
     Interpose(InterposeParams),
     /// Hide from the agent's target behind the nearest obstacle.
@@ -140,6 +146,8 @@ impl Behaviour {
             Behaviour::ObstacleAvoidance(_) => "obstacle_avoidance",
             Behaviour::FollowPath { .. } => "follow_path",
             Behaviour::FollowField { .. } => "follow_field",
+            Behaviour::Containment(_) => "containment",
+            Behaviour::Queue(_) => "queue",
             Behaviour::Interpose(_) => "interpose",
             Behaviour::Hide(_) => "hide",
             Behaviour::OffsetPursuit(_) => "offset_pursuit",
@@ -181,6 +189,7 @@ impl Behaviour {
                 | Behaviour::Cohesion
                 | Behaviour::Alignment
                 | Behaviour::LeaderFollow { .. }
+                | Behaviour::Queue(_)
         )
     }
 
@@ -254,6 +263,14 @@ impl Behaviour {
             ),
             Behaviour::FollowField { params: p, .. } => {
                 non_negatives(field, &[("slowing_radius", p.slowing_radius)])
+            }
+            Behaviour::Containment(p) if !p.region.is_valid() => Err(ThrongError::InvalidParameter {
+                field: format!("{field}.region"),
+                reason: "a box needs finite corners with max above min; a circle a finite centre and a radius > 0".to_string(),
+            }),
+            Behaviour::Containment(p) => non_negatives(field, &[("lookahead", p.lookahead)]),
+            Behaviour::Queue(p) => {
+                non_negatives(field, &[("distance", p.distance), ("brake", p.brake)])
             }
             Behaviour::Interpose(p) => {
                 non_negatives(field, &[("deceleration_time", p.deceleration_time)])

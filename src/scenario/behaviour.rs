@@ -249,6 +249,8 @@ behaviour_kinds! {
     "obstacle_avoidance" => |p| p.parse().map(Behaviour::ObstacleAvoidance),
     "follow_path" => |p| p.follow_path(),
     "follow_field" => |p| p.follow_field(),
+    "containment" => |p| p.parse().map(Behaviour::Containment),
+    "queue" => |p| p.parse().map(Behaviour::Queue),
     "interpose" => |p| p.parse().map(Behaviour::Interpose),
     "hide" => |p| p.parse().map(Behaviour::Hide),
     "offset_pursuit" => |p| p.parse().map(Behaviour::OffsetPursuit),
@@ -368,6 +370,8 @@ mod tests {
                 table("path = \"route\"")
             } else if *kind == "follow_field" {
                 table("field = \"exit\"")
+            } else if *kind == "containment" {
+                table("region = { circle = { centre = [0, 0], radius = 5 } }")
             } else {
                 toml::Table::new()
             };

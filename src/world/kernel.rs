@@ -8,6 +8,7 @@ use glam::Vec2;
 use crate::agents::{Memory, SteerOut};
 use crate::behaviours::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviours::approach::{approach_step, WalkerState};
+use crate::behaviours::containment::containment;
 use crate::behaviours::field::follow_field;
 use crate::behaviours::flocking::{
     alignment, cohesion, separation, FlockForces, Neighbour, SeparationParams,
@@ -19,6 +20,7 @@ use crate::behaviours::kinematic::{
 use crate::behaviours::leader::{leader_follow, LeaderSight};
 use crate::behaviours::obstacles::obstacle_avoidance;
 use crate::behaviours::path::follow_path;
+use crate::behaviours::queue::queue;
 use crate::behaviours::tactics::{hide, interpose, offset_pursuit};
 use crate::behaviours::targeting::{arrive, evade, flee, pursuit, seek, Body};
 use crate::behaviours::walls::wall_avoidance;
@@ -182,6 +184,8 @@ impl Dispatch<'_, '_> {
                 }
                 None => Contribution::default(),
             },
+            Behaviour::Containment(p) => Contribution::force(containment(me, p)),
+            Behaviour::Queue(p) => Contribution::force(queue(me, my_slot, neighbours, p)),
             Behaviour::FollowField { field, params } => {
                 match ctx.fields.get(field.index()).and_then(Option::as_deref) {
                     Some(f) => Contribution::force(follow_field(
