@@ -83,7 +83,10 @@ fn closest(queues: bool) -> f32 {
     let mut closest = f32::INFINITY;
     for _ in 0..600 {
         w.step(1.0 / 30.0).unwrap();
-        let d = w.position(slow).unwrap().distance(w.position(fast).unwrap());
+        let d = w
+            .position(slow)
+            .unwrap()
+            .distance(w.position(fast).unwrap());
         closest = closest.min(d);
     }
     closest

@@ -29,6 +29,11 @@ const ROOM: [[f32; 4]; 5] = [
 /// `n` agents of radius 0.3 on a grid in the room's far half, following a field to
 /// everything beyond the door, with ORCA; and the field.
 fn evacuation(n: usize, threads: usize) -> (World, FieldId) {
+    evacuation_with(n, threads, None)
+}
+
+/// [`evacuation`] with the field congestion-aware (`weight`, `every`) when given.
+fn evacuation_with(n: usize, threads: usize, congestion: Option<(f32, u32)>) -> (World, FieldId) {
     let mut w = World::new(WorldConfig {
         seed: 5,
         ..WorldConfig::default()
@@ -40,12 +45,14 @@ fn evacuation(n: usize, threads: usize) -> (World, FieldId) {
             .unwrap(),
     )));
     w.set_walls(&walls(&ROOM)).unwrap();
-    let out = w
-        .add_goal_field(FieldSpec::new(
-            vec![Goal::Box(Vec2::new(0.5, -20.0), Vec2::new(30.0, 20.0))],
-            0.3,
-        ))
-        .unwrap();
+    let mut spec = FieldSpec::new(
+        vec![Goal::Box(Vec2::new(0.5, -20.0), Vec2::new(30.0, 20.0))],
+        0.3,
+    );
+    if let Some((weight, every)) = congestion {
+        spec = spec.with_congestion(weight, every);
+    }
+    let out = w.add_goal_field(spec).unwrap();
     let mut group = GroupConfig::new("evacuees")
         .with(
             Behaviour::FollowField {
@@ -365,4 +372,39 @@ fn arrival_follows_the_field_for_agents_without_targets() {
         "{:?}",
         w.velocities()
     );
+}
+
+#[test]
+fn a_congestion_aware_field_is_the_same_bits_on_any_thread_count_and_after_a_snapshot() {
+    let (mut a, out) = evacuation_with(40, 1, Some((0.3, 4)));
+    let (mut b, _) = evacuation_with(40, 3, Some((0.3, 4)));
+    let empty = a.goal_field(out).unwrap().crowd().iter().all(|&c| c == 0);
+    assert!(empty, "counted before any tick");
+    for _ in 0..30 {
+        a.step(0.1).unwrap();
+        b.step(0.1).unwrap();
+    }
+    // Counted at tick 28: the crowd is in the field now, and it costs more to cross.
+    let counted: u32 = a
+        .goal_field(out)
+        .unwrap()
+        .crowd()
+        .iter()
+        .map(|&c| u32::from(c))
+        .sum();
+    assert!(counted > 0);
+    assert_eq!(a.state_hash(), b.state_hash());
+    // A snapshot between two rebuilds carries the last count.
+    let bytes = a.snapshot().to_bytes().unwrap();
+    let mut c =
+        World::from_snapshot(throng::prelude::Snapshot::from_bytes(&bytes).unwrap()).unwrap();
+    assert_eq!(
+        c.goal_field(out).unwrap().crowd(),
+        a.goal_field(out).unwrap().crowd()
+    );
+    for _ in 0..50 {
+        a.step(0.1).unwrap();
+        c.step(0.1).unwrap();
+    }
+    assert_eq!(a.state_hash(), c.state_hash());
 }

@@ -354,6 +354,7 @@ mod tests {
             goals: vec![(glam::Vec2::ZERO, glam::Vec2::ONE)],
             clearance: 0.5,
             cell: None,
+            congestion: None,
         }];
         for kind in BEHAVIOUR_KINDS {
             let movement = if kind.starts_with("kinematic_") {

@@ -191,6 +191,8 @@ pub struct LayoutField {
     pub clearance: f32,
     /// Cell side; `None`: half the clearance.
     pub cell: Option<f32>,
+    /// Congestion-awareness, if any.
+    pub congestion: Option<crate::scene::Congestion>,
 }
 
 impl LayoutField {
@@ -204,6 +206,7 @@ impl LayoutField {
             .collect();
         let mut spec = crate::scene::FieldSpec::new(goals, self.clearance);
         spec.cell = self.cell;
+        spec.congestion = self.congestion;
         spec
     }
 }
@@ -332,6 +335,7 @@ mod tests {
                 goals: vec![(Vec2::ONE, Vec2::new(2.0, 3.0))],
                 clearance: 0.5,
                 cell: Some(0.25),
+                congestion: None,
             }],
             bounds: None,
             gates: vec![Gate {

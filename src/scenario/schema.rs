@@ -130,6 +130,9 @@ pub struct FieldDoc {
     pub clearance: Option<f32>,
     /// Side of the field's cells, at most the clearance. Default: half the clearance.
     pub cell: Option<f32>,
+    /// `{ weight, every }`: crowding makes ways longer (a congestion-aware field,
+    /// rebuilt every `every` ticks). Default: none.
+    pub congestion: Option<crate::scene::Congestion>,
 }
 
 /// `[[gates]]`: a measuring line, `line = [x0, y0, x1, y1]`.

@@ -279,8 +279,20 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Layout, Problem> {
             Some(c) => Some(positive(&format!("{key}.cell"), c)?),
             None => None,
         };
+        if let Some(c) = f.congestion {
+            if !(c.weight.is_finite() && c.weight > 0.0 && c.every >= 1) {
+                return Err(Problem::new(
+                    format!("{key}.congestion"),
+                    format!(
+                        "weight must be finite and > 0 and every at least 1 (ticks), got weight {} every {}",
+                        c.weight, c.every
+                    ),
+                ));
+            }
+        }
         scene.fields.push(LayoutField {
             name: f.name.clone(),
+            congestion: f.congestion,
             goals,
             // Settled once the groups are known (the largest radius that follows it).
             clearance: clearance.unwrap_or(0.0),

@@ -31,6 +31,10 @@ pub const MAX_FIELD_CELLS: usize = 1 << 26;
 /// goals it covers.
 const PAD_CELLS: f32 = 4.0;
 
+/// A congestion-aware field counts its crowd in square blocks about this many
+/// clearances a side (a metre for people of radius 0.25).
+const BLOCK_CLEARANCES: f32 = 4.0;
+
 /// Where a field leads: one goal, or the nearest of several.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Goal {
@@ -103,6 +107,25 @@ pub struct FieldSpec {
     /// obstacles and the goals, padded by a few cells. An agent outside it heads for
     /// the nearest point of it.
     pub bounds: Option<(Vec2, Vec2)>,
+    /// Whether crowding makes ways longer, and how much; `None`: the field depends on
+    /// the scene alone.
+    pub congestion: Option<Congestion>,
+}
+
+/// A congestion-aware field (after Treuille, Cooper and Popović, "Continuum Crowds",
+/// 2006): walking a unit of length through a crowd of density `ρ` (agents per unit
+/// area, counted in blocks of about four clearances a side and averaged over the 3 × 3
+/// blocks around) costs `1 + weight × ρ`, so a crowd queueing at the nearest exit
+/// sends those behind it to a farther one when that is quicker. The world counts
+/// its agents and rebuilds the field every `every` ticks; the field's distances are
+/// then costs, not lengths.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Congestion {
+    /// Extra cost of a unit of length per agent per unit area (> 0).
+    pub weight: f32,
+    /// Ticks between rebuilds (>= 1).
+    pub every: u32,
 }
 
 impl FieldSpec {
@@ -115,7 +138,15 @@ impl FieldSpec {
             clearance,
             cell: None,
             bounds: None,
+            congestion: None,
         }
+    }
+
+    /// The same field, made congestion-aware ([`Congestion`]).
+    #[must_use]
+    pub fn with_congestion(mut self, weight: f32, every: u32) -> Self {
+        self.congestion = Some(Congestion { weight, every });
+        self
     }
 
     /// The same field with cells of side `cell`.
@@ -173,6 +204,17 @@ impl FieldSpec {
                 ),
             ));
         }
+        if let Some(c) = self.congestion {
+            if !(c.weight.is_finite() && c.weight > 0.0 && c.every >= 1) {
+                return Err(Self::invalid(
+                    "field.congestion",
+                    format!(
+                        "weight must be finite and > 0, every at least 1 tick; got weight {} every {}",
+                        c.weight, c.every
+                    ),
+                ));
+            }
+        }
         if let Some((lo, hi)) = self.bounds {
             if !(lo.is_finite() && hi.is_finite() && hi.x > lo.x && hi.y > lo.y) {
                 return Err(Self::invalid(
@@ -215,6 +257,12 @@ pub struct GoalField {
     dist: Vec<f32>,
     /// Per cell: unit descent direction; zero in goals and where `dist` is infinite.
     dir: Vec<Vec2>,
+    /// A congestion-aware field's: per cell, blocked (kept for the rebuilds); and the
+    /// agents counted per block at the last rebuild, with the block's side in cells.
+    /// Empty otherwise.
+    blocked: Vec<bool>,
+    crowd: Vec<u16>,
+    block: usize,
 }
 
 impl GoalField {
@@ -275,10 +323,142 @@ impl GoalField {
             rows,
             dist: Vec::new(),
             dir: Vec::new(),
+            blocked: Vec::new(),
+            crowd: Vec::new(),
+            block: ((spec.clearance * BLOCK_CLEARANCES / cell).round() as usize).max(1),
         };
         let blocked = field.blocked_cells(walls, obstacles);
-        let mut marcher = Marcher::new(cols, rows, cell, &blocked);
-        let seeds = field.seed(&mut marcher);
+        let crowd = vec![0; field.blocks().0 * field.blocks().1];
+        field.solve(blocked, crowd)?;
+        Ok(field)
+    }
+
+    /// A congestion-aware field built as `build` would, with `crowd` the agents per
+    /// block (as [`GoalField::crowd`] gave): a snapshot's field.
+    ///
+    /// # Errors
+    /// As [`GoalField::build`]; [`ThrongError::InvalidParameter`] when the spec is not
+    /// congestion-aware or `crowd` has another length than the field's blocks.
+    pub fn build_crowded(
+        spec: &FieldSpec,
+        walls: &[Wall],
+        obstacles: &[Obstacle],
+        crowd: Vec<u16>,
+    ) -> Result<Self> {
+        let mut field = GoalField::build(spec, walls, obstacles)?;
+        let (bx, by) = field.blocks();
+        if spec.congestion.is_none() || crowd.len() != bx * by {
+            return Err(FieldSpec::invalid(
+                "field.crowd",
+                format!(
+                    "a congestion-aware field of {bx} x {by} blocks takes that many counts, got {}",
+                    crowd.len()
+                ),
+            ));
+        }
+        let blocked = std::mem::take(&mut field.blocked);
+        field.solve(blocked, crowd)?;
+        Ok(field)
+    }
+
+    /// This congestion-aware field rebuilt for a crowd at `positions` (the scene is
+    /// the same: its walls and obstacles are not looked at again); `None` for a field
+    /// that is not congestion-aware.
+    #[must_use]
+    pub fn recounted(&self, positions: &[Vec2]) -> Option<Self> {
+        self.spec.congestion?;
+        let (bx, by) = self.blocks();
+        let mut crowd = vec![0u16; bx * by];
+        let side = self.cell * self.block as f32;
+        for p in positions {
+            let b = (*p - self.origin) / side;
+            if b.x >= 0.0 && b.y >= 0.0 && (b.x as usize) < bx && (b.y as usize) < by {
+                let i = b.y as usize * bx + b.x as usize;
+                crowd[i] = crowd[i].saturating_add(1);
+            }
+        }
+        // Averaged with the last count, so that a crowd's way does not flip with each
+        // rebuild as it moves.
+        for (c, &old) in crowd.iter_mut().zip(&self.crowd) {
+            *c = (u32::from(*c) + u32::from(old)).div_ceil(2) as u16;
+        }
+        let mut field = GoalField {
+            dist: Vec::new(),
+            dir: Vec::new(),
+            blocked: Vec::new(),
+            crowd: Vec::new(),
+            ..self.clone_frame()
+        };
+        // The scene has not changed, so the goals are still reachable.
+        field.solve(self.blocked.clone(), crowd).ok()?;
+        Some(field)
+    }
+
+    /// The agents counted per block at the last rebuild (congestion-aware fields).
+    #[must_use]
+    pub fn crowd(&self) -> &[u16] {
+        &self.crowd
+    }
+
+    /// The field's geometry and spec, without its results.
+    fn clone_frame(&self) -> Self {
+        GoalField {
+            spec: self.spec.clone(),
+            origin: self.origin,
+            cell: self.cell,
+            inv_cell: self.inv_cell,
+            cols: self.cols,
+            rows: self.rows,
+            dist: Vec::new(),
+            dir: Vec::new(),
+            blocked: Vec::new(),
+            crowd: Vec::new(),
+            block: self.block,
+        }
+    }
+
+    /// Columns and rows of density blocks.
+    fn blocks(&self) -> (usize, usize) {
+        (
+            self.cols.div_ceil(self.block),
+            self.rows.div_ceil(self.block),
+        )
+    }
+
+    /// Each cell's cost of a unit of length: 1, or with congestion `1 + weight × ρ`
+    /// with `ρ` the density of the 3 × 3 blocks around the cell's block.
+    fn costs(&self, crowd: &[u16]) -> Option<Vec<f32>> {
+        let c = self.spec.congestion?;
+        let (bx, by) = self.blocks();
+        let area = (self.cell * self.block as f32).powi(2) * 9.0;
+        let mut block_cost = vec![1.0f32; bx * by];
+        for y in 0..by {
+            for x in 0..bx {
+                let mut n = 0u32;
+                for yy in y.saturating_sub(1)..(y + 2).min(by) {
+                    for xx in x.saturating_sub(1)..(x + 2).min(bx) {
+                        n += u32::from(crowd[yy * bx + xx]);
+                    }
+                }
+                block_cost[y * bx + x] = 1.0 + c.weight * n as f32 / area;
+            }
+        }
+        let mut cost = Vec::with_capacity(self.cols * self.rows);
+        for y in 0..self.rows {
+            for x in 0..self.cols {
+                cost.push(block_cost[(y / self.block) * bx + x / self.block]);
+            }
+        }
+        Some(cost)
+    }
+
+    /// Seed, march and take the directions, over `blocked` cells with `crowd` agents
+    /// per block (used only by a congestion-aware field, which keeps both).
+    fn solve(&mut self, blocked: Vec<bool>, crowd: Vec<u16>) -> Result<()> {
+        let (cols, rows) = (self.cols, self.rows);
+        let costs = self.costs(&crowd);
+        let mut marcher = Marcher::new(cols, rows, self.cell, &blocked, costs.as_deref());
+        let seeds = self.seed(&mut marcher);
         if seeds == 0 {
             return Err(FieldSpec::invalid(
                 "field.goals",
@@ -286,9 +466,13 @@ impl GoalField {
             ));
         }
         marcher.march();
-        field.dist = marcher.distances(cols, rows);
-        field.directions();
-        Ok(field)
+        self.dist = marcher.distances(cols, rows);
+        self.directions();
+        if self.spec.congestion.is_some() {
+            self.blocked = blocked;
+            self.crowd = crowd;
+        }
+        Ok(())
     }
 
     /// The spec the field was built from.
@@ -577,12 +761,26 @@ struct Marcher {
     /// Per padded cell: the best trial distance so far; infinite for a cell not yet
     /// reached, negative for a blocked one.
     trial: Vec<f32>,
+    /// Per padded cell: the cost of a unit of length (empty: 1 everywhere).
+    cost: Vec<f32>,
+    /// The largest cost.
+    max_cost: f32,
 }
 
 impl Marcher {
     /// The state of a grid of `cols` × `rows` cells of side `h`, `blocked` per cell.
-    fn new(cols: usize, rows: usize, h: f32, blocked: &[bool]) -> Self {
+    fn new(cols: usize, rows: usize, h: f32, blocked: &[bool], costs: Option<&[f32]>) -> Self {
         let width = cols + 2;
+        let mut cost = Vec::new();
+        let mut max_cost = 1.0f32;
+        if let Some(costs) = costs {
+            cost = vec![1.0; width * (rows + 2)];
+            for (y, row) in costs.chunks_exact(cols).enumerate() {
+                let start = (y + 1) * width + 1;
+                cost[start..start + cols].copy_from_slice(row);
+            }
+            max_cost = costs.iter().copied().fold(1.0, f32::max);
+        }
         let mut trial = vec![-1.0; width * (rows + 2)];
         for (y, row) in blocked.chunks_exact(cols).enumerate() {
             let start = (y + 1) * width + 1;
@@ -597,6 +795,8 @@ impl Marcher {
             h,
             done: vec![f32::INFINITY; width * (rows + 2)],
             trial,
+            cost,
+            max_cost,
         }
     }
 
@@ -622,12 +822,19 @@ impl Marcher {
     #[inline]
     fn solve(&self, i: usize) -> f32 {
         let (d, w) = (&self.done, self.width);
+        // A congestion-aware field's cell costs more than a unit per unit of length:
+        // `|∇d| = cost`, the update's step scaled by it.
+        let h = if self.cost.is_empty() {
+            self.h
+        } else {
+            self.h * self.cost[i]
+        };
         let a = d[i - 1].min(d[i + 1]);
         let b = d[i - w].min(d[i + w]);
-        let axes = eikonal_update(a, b, self.h);
+        let axes = eikonal_update(a, b, h);
         let a = d[i - w - 1].min(d[i + w + 1]);
         let b = d[i - w + 1].min(d[i + w - 1]);
-        axes.min(eikonal_update(a, b, self.h * std::f32::consts::SQRT_2))
+        axes.min(eikonal_update(a, b, h * std::f32::consts::SQRT_2))
     }
 
     /// Fast marching from the accepted cells over the free ones, with an untidy
@@ -639,13 +846,15 @@ impl Marcher {
     /// exact distances and paths). The order is a fixed function of the scene, so the
     /// field is the same bits every time.
     fn march(&mut self) {
-        // A new trial distance is at most h√2 beyond the cell accepted: it lands at
-        // most 3 buckets ahead, so a ring of 8 buckets never wraps onto a live one.
-        const RING: usize = 8;
+        // A new trial distance is at most h√2 × the largest cost beyond the cell
+        // accepted: with buckets h / 2 wide it lands at most 2√2 × that many buckets
+        // ahead, so a ring of more than that never wraps onto a live bucket.
+        let reach = (2.0 * std::f32::consts::SQRT_2 * self.max_cost).ceil();
+        let ring_len = (reach as usize + 3).next_power_of_two().max(8);
         let inv_width = 2.0 / self.h;
         let bucket = |d: f32| (d * inv_width) as usize;
         let offsets = self.offsets();
-        let mut ring: [Vec<(u32, f32)>; RING] = Default::default();
+        let mut ring: Vec<Vec<(u32, f32)>> = vec![Vec::new(); ring_len];
         // The seeds' neighbours, each in its bucket: they span a few buckets.
         let mut first: Vec<(usize, u32, f32)> = Vec::new();
         for i in 0..self.done.len() {
@@ -668,10 +877,10 @@ impl Marcher {
         let mut k = 0;
         loop {
             while let Some(&(b, n, d)) = first.peek() {
-                if b >= k + RING / 2 {
+                if b >= k + ring_len / 2 {
                     break;
                 }
-                ring[b.max(k) % RING].push((n, d));
+                ring[b.max(k) % ring_len].push((n, d));
                 live += 1;
                 first.next();
             }
@@ -684,7 +893,7 @@ impl Marcher {
                     None => break,
                 }
             }
-            let slot = k % RING;
+            let slot = k % ring_len;
             let mut j = 0;
             while j < ring[slot].len() {
                 let (i, d) = ring[slot][j];
@@ -701,7 +910,7 @@ impl Marcher {
                         if nd < self.trial[n] {
                             self.trial[n] = nd;
                             // Never behind the bucket being taken.
-                            ring[bucket(nd).max(k) % RING].push((n as u32, nd));
+                            ring[bucket(nd).max(k) % ring_len].push((n as u32, nd));
                             live += 1;
                         }
                     }

@@ -30,7 +30,7 @@ mod obstacle_index;
 mod path;
 mod wall_index;
 
-pub use field::{FieldSample, FieldSpec, Goal, GoalField, MAX_FIELD_CELLS};
+pub use field::{Congestion, FieldSample, FieldSpec, Goal, GoalField, MAX_FIELD_CELLS};
 pub use obstacle_index::ObstacleIndex;
 pub use path::Path;
 pub use wall_index::{WallHit, WallIndex, WALL_SKIN};

@@ -386,6 +386,35 @@ impl World {
         }
     }
 
+    /// Rebuild the congestion-aware goal fields whose refresh falls on this tick (the
+    /// tick counter a multiple of their `every`), for the crowd where it stands now;
+    /// in parallel, one task a field.
+    pub(super) fn recount_fields(&mut self) {
+        use rayon::prelude::*;
+        let tick = self.tick;
+        let due = |f: &Option<Arc<GoalField>>| {
+            f.as_ref()
+                .and_then(|f| f.spec().congestion)
+                .is_some_and(|c| tick.is_multiple_of(u64::from(c.every)))
+        };
+        if !self.fields.iter().any(due) {
+            return;
+        }
+        crate::zone!("fields");
+        let pos = &self.cols.pos;
+        let rebuilt: Vec<Option<Arc<GoalField>>> = self
+            .fields
+            .par_iter()
+            .map(|f| match f {
+                Some(old) if due(f) => {
+                    Some(old.recounted(pos).map_or_else(|| Arc::clone(old), Arc::new))
+                }
+                other => other.clone(),
+            })
+            .collect();
+        self.fields = rebuilt;
+    }
+
     /// Add a goal field ([`GoalField`]): the travel distance to the nearest of
     /// `spec`'s goals around this world's walls and obstacles, for
     /// [`Behaviour::FollowField`]. Built here, on the world's thread pool, and rebuilt

@@ -36,8 +36,9 @@ pub struct Snapshot {
     obstacles: Vec<Obstacle>,
     /// By path id; `None` where a path was removed.
     paths: Vec<Option<Path>>,
-    /// By field id: what each goal field is built from; `None` where one was removed.
-    fields: Vec<Option<FieldSpec>>,
+    /// By field id: what each goal field is built from, and for a congestion-aware one
+    /// the crowd it was last counted for; `None` where one was removed.
+    fields: Vec<Option<(FieldSpec, Vec<u16>)>>,
     cols: Columns,
     slots: Slots,
     sighted_by: Vec<AgentId>,
@@ -114,7 +115,7 @@ impl World {
             fields: self
                 .fields
                 .iter()
-                .map(|f| f.as_ref().map(|f| f.spec().clone()))
+                .map(|f| f.as_ref().map(|f| (f.spec().clone(), f.crowd().to_vec())))
                 .collect(),
             cols: self.cols.clone(),
             slots: self.slots.clone(),
@@ -165,13 +166,19 @@ impl World {
         world.set_obstacles(&obstacles)?;
         // Removed paths, fields and groups keep their places, so that the ids stay.
         world.paths = paths;
-        for (i, spec) in fields.into_iter().enumerate() {
-            let Some(spec) = spec else {
+        for (i, field) in fields.into_iter().enumerate() {
+            let Some((spec, crowd)) = field else {
                 world.fields.push(None);
                 continue;
             };
             match built.get(i).and_then(Option::as_ref) {
-                Some(f) if *f.spec() == spec => world.fields.push(Some(Arc::clone(f))),
+                Some(f) if *f.spec() == spec && f.crowd() == crowd.as_slice() => {
+                    world.fields.push(Some(Arc::clone(f)));
+                }
+                _ if spec.congestion.is_some() => {
+                    let f = GoalField::build_crowded(&spec, &walls, &obstacles, crowd)?;
+                    world.fields.push(Some(Arc::new(f)));
+                }
                 _ => {
                     world.add_goal_field(spec)?;
                 }

@@ -23,6 +23,8 @@ pub struct PhaseTimes {
     pub steer_ns: u64,
     /// Integration.
     pub integrate_ns: u64,
+    /// Congestion-aware goal fields rebuilt for the crowd (0 on ticks without one).
+    pub fields_ns: u64,
     /// The whole tick.
     pub total_ns: u64,
 }
@@ -103,9 +105,10 @@ impl World {
             self.update_arrival(dt);
             moved
         });
+        self.tick += 1;
+        timed(&mut t.fields_ns, || self.recount_fields());
         t.total_ns = elapsed_ns(start);
 
-        self.tick += 1;
         self.last = TickStats {
             tick: self.tick,
             agents: self.cols.len(),
