@@ -276,3 +276,31 @@ fn an_avoiding_agent_on_a_collision_course_draws_the_half_plane_its_velocity_bre
     w.debug_draw(a, &mut d).unwrap();
     assert!(lines(&d, DebugKind::OrcaLine).is_empty());
 }
+
+#[test]
+fn a_field_follower_shows_the_fields_direction() {
+    let mut w = World::default();
+    // A wall between the agent and the goal: the field leads round its north end.
+    w.set_walls(&[Wall::new(Vec2::new(0.0, -10.0), Vec2::new(0.0, 5.0)).unwrap()])
+        .unwrap();
+    let spec = FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.5)
+        .with_bounds(Vec2::splat(-20.0), Vec2::splat(20.0));
+    let field = w.add_goal_field(spec).unwrap();
+    let follow = Behaviour::FollowField {
+        field,
+        params: FollowFieldParams::default(),
+    };
+    let g = w
+        .add_group(GroupConfig::new("g").with(follow, 1.0))
+        .unwrap();
+    let id = w.spawn(AgentSpec::new(g, Vec2::new(-3.0, 0.0))).unwrap();
+    let mut d = DebugDraw::default();
+    w.debug_draw(id, &mut d).unwrap();
+    let arrows = lines(&d, DebugKind::FieldDirection);
+    assert_eq!(arrows.len(), 1);
+    let (from, to) = arrows[0];
+    assert_eq!(from, Vec2::new(-3.0, 0.0));
+    // As long as the top speed (2), and toward the wall's north end, not the goal.
+    assert!((to.distance(from) - 2.0).abs() < 1e-5);
+    assert!((to - from).y > 1.0, "{to}");
+}

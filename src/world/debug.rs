@@ -21,6 +21,7 @@ use crate::behaviours::wander::wander_force;
 use crate::error::Result;
 use crate::group::{Behaviour, Movement};
 use crate::math::perp_right;
+use crate::scene::FieldSample;
 
 use super::avoid::avoid;
 use super::steer::SteerScratch;
@@ -61,6 +62,9 @@ pub enum DebugKind {
     PathPrediction,
     /// Path following: the point it steers to (point).
     PathCarrot,
+    /// Goal-field following: the field's direction at the agent (line from its
+    /// centre, as long as its top speed: the velocity it wants on the way).
+    FieldDirection,
     /// An avoidance (ORCA) half-plane of velocities: its boundary line, in the
     /// agent's velocity space drawn with the origin at the agent's centre (a
     /// velocity `v` is drawn at `position + v`). Allowed velocities lie to the left
@@ -253,6 +257,15 @@ impl World {
                         if let Some(carrot) = step.carrot {
                             out.point(DebugKind::PathCarrot, id, carrot);
                         }
+                    }
+                }
+                Behaviour::FollowField { field, .. } => {
+                    let sample = ctx.fields.get(field.index()).and_then(Option::as_deref);
+                    if let Some(FieldSample::Toward { direction, .. }) =
+                        sample.map(|f| f.sample(me.pos))
+                    {
+                        let to = me.pos + direction * me.max_speed;
+                        out.line(DebugKind::FieldDirection, id, me.pos, to);
                     }
                 }
                 Behaviour::LeaderFollow { leader, .. } => {
