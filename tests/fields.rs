@@ -282,7 +282,7 @@ fn profiles_name_the_key_of_a_bad_field() {
     let e = parse_profile(&profile("exit", ""), "room.toml").unwrap_err();
     assert_eq!(e.key, "groups[0].behaviours[0].field");
     assert!(e.message.contains("the fields are: out"), "{}", e.message);
-    let e = parse_profile(&profile("out", "cell = 0.5"), "room.toml").unwrap_err();
+    let e = parse_profile(&profile("out", "cell = -0.5"), "room.toml").unwrap_err();
     assert_eq!(e.key, "fields[0].cell");
     let twice = profile("out", "").replace(
         "[[groups]]",

@@ -222,7 +222,7 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
             Null => throng_world_add_goal_field(w, goal.as_ptr(), 1, 0.5, 0.0, null_mut()),
             Inv => throng_world_add_goal_field(w, nan_walls.as_ptr(), 1, 0.5, 0.0, &mut u32_out),
             Inv => throng_world_add_goal_field(w, goal.as_ptr(), 1, NAN, 0.0, &mut u32_out),
-            Inv => throng_world_add_goal_field(w, goal.as_ptr(), 1, 0.5, 0.6, &mut u32_out));
+            Inv => throng_world_add_goal_field(w, goal.as_ptr(), 1, 0.5, -1.0, &mut u32_out));
         check!(throng_world_remove_goal_field:
             Null => throng_world_remove_goal_field(null_mut(), 0),
             Inv => throng_world_remove_goal_field(w, 99));

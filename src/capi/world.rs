@@ -459,8 +459,8 @@ pub unsafe extern "C" fn throng_world_path_count(
 /// walls and obstacles, for `THRONG_BEHAVIOUR_FOLLOW_FIELD`); `*out` receives its id.
 /// `goals` holds `count` boxes as `x0, y0, x1, y1` (opposite corners; a point is a box
 /// of size zero); `clearance` is the radius of the bodies it serves (walls and
-/// obstacles are grown by it, > 0); `cell` the side of its cells, at most the
-/// clearance, 0 for half the clearance. The field covers the walls, obstacles and
+/// obstacles are grown by it, > 0); `cell` the side of its cells, 0 for half the
+/// clearance. The field covers the walls, obstacles and
 /// goals, and is rebuilt whenever the walls or obstacles are set.
 ///
 /// # Safety

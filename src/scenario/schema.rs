@@ -128,7 +128,7 @@ pub struct FieldDoc {
     /// Radius of the bodies the field serves (walls and obstacles are grown by it).
     /// Default: the largest body radius of the groups that follow the field.
     pub clearance: Option<f32>,
-    /// Side of the field's cells, at most the clearance. Default: half the clearance.
+    /// Side of the field's cells. Default: half the clearance.
     pub cell: Option<f32>,
     /// `{ weight, every }`: crowding makes ways longer (a congestion-aware field,
     /// rebuilt every `every` ticks). Default: none.

@@ -321,8 +321,8 @@ fn validate_scene(doc: &ProfileDoc) -> Result<Layout, Problem> {
 }
 
 /// Each field without a clearance gets the largest body radius of the groups that
-/// follow it (0.5, the default body's, when none does); then every field's cell must
-/// be at most its clearance.
+/// follow it (0.5, the default body's, when none does); then no goal of a field may
+/// lie inside a wall or obstacle grown by its clearance.
 fn settle_clearances(
     doc: &ProfileDoc,
     groups: &[GroupSpec],
@@ -362,17 +362,6 @@ fn settle_clearances(
                     f.clearance
                 ),
             ));
-        }
-        if let Some(cell) = f.cell {
-            if cell > f.clearance {
-                return Err(Problem::new(
-                    format!("{key}.cell"),
-                    format!(
-                        "a field's cells must be at most its clearance {} (so that no path leaks through a wall), got {cell}",
-                        f.clearance
-                    ),
-                ));
-            }
         }
     }
     Ok(())

@@ -101,7 +101,9 @@ pub struct FieldSpec {
     /// The radius of the bodies the field serves: walls and obstacles are grown by it,
     /// so the field never leads a body's centre closer to them than this (> 0).
     pub clearance: f32,
-    /// The side of a cell (> 0); `None`: half the clearance.
+    /// The side of a cell (> 0); `None`: half the clearance. Cells coarser than the
+    /// clearance (a city-sized map at a metre a cell) keep ways half a cell's diagonal
+    /// from walls rather than the clearance, so that none leaks through a wall.
     pub cell: Option<f32>,
     /// The area the field covers, lower and upper corner; `None`: the walls, the
     /// obstacles and the goals, padded by a few cells. An agent outside it heads for
@@ -195,13 +197,10 @@ impl FieldSpec {
             ));
         }
         let cell = self.cell_side();
-        if !(cell.is_finite() && cell > 0.0 && cell <= self.clearance) {
+        if !(cell.is_finite() && cell > 0.0) {
             return Err(Self::invalid(
                 "field.cell",
-                format!(
-                    "must be finite, > 0 and at most the clearance {} (so that a wall's grown band is two cells wide and no path leaks through it), got {cell}",
-                    self.clearance
-                ),
+                format!("must be finite and > 0, got {cell}"),
             ));
         }
         if let Some(c) = self.congestion {
@@ -522,12 +521,18 @@ impl GoalField {
         (x < self.cols && y < self.rows).then(|| self.dir[y * self.cols + x])
     }
 
-    /// Per cell: blocked or free, from the walls and obstacles grown by the clearance.
-    /// Rows of cells are rasterised in parallel bands (each cell's answer depends on
-    /// the scene alone).
+    /// Per cell: blocked or free, from the walls and obstacles grown by the clearance,
+    /// or by half a cell's diagonal where that is more (cells coarser than the
+    /// clearance): every cell a wall passes through is then blocked, so no way leaks
+    /// through a wall between two cells, diagonal neighbours included. Rows of cells
+    /// are rasterised in parallel bands (each cell's answer depends on the scene
+    /// alone).
     fn blocked_cells(&self, walls: &[Wall], obstacles: &[Obstacle]) -> Vec<bool> {
         let (cols, rows) = (self.cols, self.rows);
-        let r = self.spec.clearance;
+        let r = self
+            .spec
+            .clearance
+            .max(self.cell * std::f32::consts::FRAC_1_SQRT_2 * 1.0001);
         let r2 = r * r;
         let mut blocked = vec![false; cols * rows];
         let band = 16;

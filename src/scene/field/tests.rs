@@ -301,3 +301,26 @@ fn paths_along_the_field_are_within_two_percent_of_the_shortest() {
         );
     }
 }
+
+#[test]
+fn cells_coarser_than_the_clearance_leak_through_no_wall() {
+    // Thin walls at every angle between a goal and the places behind them, with cells
+    // five times the clearance: every way round is longer than straight through.
+    for k in 0..12 {
+        let a = k as f32 * std::f32::consts::PI / 12.0 + 0.1;
+        let along = Vec2::new(a.cos(), a.sin());
+        let across = along.perp();
+        let wall = Wall::new(-along * 12.0, along * 12.0).unwrap();
+        let goal = across * 3.0;
+        let spec = FieldSpec::new(vec![Goal::Point(goal)], 0.2)
+            .with_cell(1.0)
+            .with_bounds(Vec2::splat(-30.0), Vec2::splat(30.0));
+        let f = GoalField::build(&spec, &[wall], &[]).unwrap();
+        let behind = -across * 3.0;
+        let FieldSample::Toward { distance, .. } = f.sample(behind) else {
+            panic!("angle {a}: nowhere to go from behind the wall");
+        };
+        // Round an end: at least 2 × √(12² + 3²) ≈ 24.7.
+        assert!(distance > 22.0, "angle {a}: {distance} through the wall");
+    }
+}
