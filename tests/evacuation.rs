@@ -13,6 +13,8 @@ struct Run {
     summary: QualitySummary,
     /// Agents left in the world at the end.
     left: usize,
+    /// Of them, those from where no goal can be reached.
+    unreachable: usize,
     /// Moves that crossed a wall.
     crossings: usize,
     /// Seconds at the end.
@@ -58,6 +60,11 @@ fn run_profile(profile: &scenario::Profile, change: impl FnOnce(&mut Scenario)) 
     Run {
         summary: counter.summary(),
         left: sc.world().len(),
+        unreachable: sc
+            .world()
+            .arrivals()
+            .filter(|&a| a == throng::world::Arrival::Unreachable)
+            .count(),
         crossings,
         time: t as f32 * dt,
     }
@@ -190,4 +197,19 @@ fn a_congestion_aware_field_sends_more_to_the_farther_exit() {
     // (docs/optimisations.md, "Goal fields").
     assert_eq!(aware.crossings, 0);
     assert_eq!(aware.summary.deep_pairs_per_agent_sample, 0.0);
+}
+
+#[test]
+fn a_town_leaves_by_its_gates() {
+    let r = run("evacuation", |_| {});
+    let out: usize = r.summary.gates.iter().map(|g| g.crossed).sum();
+    println!(
+        "out {out}, left {} ({} unreachable), at {:.1} s",
+        r.left, r.unreachable, r.time
+    );
+    // Those left are the ones spawned in the fountain, where no gate can be reached.
+    assert_eq!(r.left, r.unreachable);
+    assert!(r.unreachable <= 10, "{} unreachable", r.unreachable);
+    assert!(out >= 2000 - r.unreachable);
+    assert_eq!(r.crossings, 0);
 }

@@ -107,6 +107,7 @@ pub const BUNDLED: &[BundledProfile] = bundled![
     "rimea_nearer_exit",
     "rimea_two_bottlenecks",
     "maze",
+    "evacuation",
 ];
 
 /// The profile `throng run` uses when given none.
