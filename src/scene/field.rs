@@ -252,10 +252,9 @@ pub struct GoalField {
     inv_cell: f32,
     cols: usize,
     rows: usize,
-    /// Per cell, row-major: travel distance; infinite where blocked or unreached.
-    dist: Vec<f32>,
-    /// Per cell: unit descent direction; zero in goals and where `dist` is infinite.
-    dir: Vec<Vec2>,
+    /// Per cell, row-major: its distance and direction side by side (a sample reads
+    /// both of four cells).
+    cells: Vec<FieldCell>,
     /// A congestion-aware field's: per cell, blocked (kept for the rebuilds); and the
     /// agents counted per block at the last rebuild, with the block's side in cells.
     /// Empty otherwise.
@@ -320,8 +319,7 @@ impl GoalField {
             inv_cell: 1.0 / cell,
             cols,
             rows,
-            dist: Vec::new(),
-            dir: Vec::new(),
+            cells: Vec::new(),
             blocked: Vec::new(),
             crowd: Vec::new(),
             block: ((spec.clearance * BLOCK_CLEARANCES / cell).round() as usize).max(1),
@@ -382,8 +380,7 @@ impl GoalField {
             *c = (u32::from(*c) + u32::from(old)).div_ceil(2) as u16;
         }
         let mut field = GoalField {
-            dist: Vec::new(),
-            dir: Vec::new(),
+            cells: Vec::new(),
             blocked: Vec::new(),
             crowd: Vec::new(),
             ..self.clone_frame()
@@ -408,8 +405,7 @@ impl GoalField {
             inv_cell: self.inv_cell,
             cols: self.cols,
             rows: self.rows,
-            dist: Vec::new(),
-            dir: Vec::new(),
+            cells: Vec::new(),
             blocked: Vec::new(),
             crowd: Vec::new(),
             block: self.block,
@@ -465,8 +461,7 @@ impl GoalField {
             ));
         }
         marcher.march();
-        self.dist = marcher.distances(cols, rows);
-        self.directions();
+        self.cells = directions(cols, rows, &marcher.distances(cols, rows));
         if self.spec.congestion.is_some() {
             self.blocked = blocked;
             self.crowd = crowd;
@@ -511,14 +506,14 @@ impl GoalField {
     /// unreached; `None` outside the grid).
     #[must_use]
     pub fn cell_distance(&self, x: usize, y: usize) -> Option<f32> {
-        (x < self.cols && y < self.rows).then(|| self.dist[y * self.cols + x])
+        (x < self.cols && y < self.rows).then(|| self.cells[y * self.cols + x].dist)
     }
 
     /// The descent direction stored at cell `(x, y)` (zero in goals and where the
     /// distance is infinite).
     #[must_use]
     pub fn cell_direction(&self, x: usize, y: usize) -> Option<Vec2> {
-        (x < self.cols && y < self.rows).then(|| self.dir[y * self.cols + x])
+        (x < self.cols && y < self.rows).then(|| self.cells[y * self.cols + x].dir)
     }
 
     /// Per cell: blocked or free, from the walls and obstacles grown by the clearance,
@@ -612,43 +607,6 @@ impl GoalField {
         seeds
     }
 
-    /// Each reached cell's unit descent direction, from upwind differences: along each
-    /// axis, toward the neighbour with the smaller distance if it is smaller than the
-    /// cell's own, by the drop. Rows in parallel.
-    fn directions(&mut self) {
-        let (cols, rows) = (self.cols, self.rows);
-        let dist = &self.dist;
-        let mut dir = vec![Vec2::ZERO; cols * rows];
-        dir.par_chunks_mut(cols).enumerate().for_each(|(y, out)| {
-            for (x, o) in out.iter_mut().enumerate() {
-                let i = y * cols + x;
-                let d = dist[i];
-                if !d.is_finite() || d == 0.0 {
-                    continue;
-                }
-                let get = |ok: bool, j: usize| if ok { dist[j] } else { f32::INFINITY };
-                let axis = |lo: f32, hi: f32| {
-                    if lo < hi {
-                        -(d - lo).max(0.0)
-                    } else if hi.is_finite() {
-                        (d - hi).max(0.0)
-                    } else {
-                        0.0
-                    }
-                };
-                let v = Vec2::new(
-                    axis(get(x > 0, i.wrapping_sub(1)), get(x + 1 < cols, i + 1)),
-                    axis(
-                        get(y > 0, i.wrapping_sub(cols)),
-                        get(y + 1 < rows, i + cols),
-                    ),
-                );
-                *o = v.normalize_or_zero();
-            }
-        });
-        self.dir = dir;
-    }
-
     /// What the field says at `p`: the direction and distance interpolated bilinearly
     /// between the centres of the four cells around `p`, over those of them that are
     /// reached. Where none is (a body pressed into a wall's clearance), the way back
@@ -690,15 +648,15 @@ impl GoalField {
                     continue;
                 }
                 let i = y as usize * self.cols + x as usize;
-                let d = self.dist[i];
-                if !d.is_finite() {
+                let c = self.cells[i];
+                if !c.dist.is_finite() {
                     continue;
                 }
                 let w = wx * wy;
                 weight += w;
-                dist += w * d;
-                dir += w * self.dir[i];
-                if d == 0.0 {
+                dist += w * c.dist;
+                dir += w * c.dir;
+                if c.dist == 0.0 {
                     at_goal += w;
                 }
             }
@@ -731,7 +689,7 @@ impl GoalField {
                     continue;
                 }
                 let i = y as usize * self.cols + x as usize;
-                if !self.dist[i].is_finite() {
+                if !self.cells[i].dist.is_finite() {
                     continue;
                 }
                 let centre = self.cell_centre(x as usize, y as usize);
@@ -743,10 +701,10 @@ impl GoalField {
         }
         match best {
             Some((d2, i, centre)) => FieldSample::Toward {
-                direction: ((centre - p).normalize_or_zero() + self.dir[i])
+                direction: ((centre - p).normalize_or_zero() + self.cells[i].dir)
                     .try_normalize()
-                    .unwrap_or(self.dir[i]),
-                distance: self.dist[i] + d2.sqrt(),
+                    .unwrap_or(self.cells[i].dir),
+                distance: self.cells[i].dist + d2.sqrt(),
             },
             None => FieldSample::Unreachable,
         }
@@ -937,6 +895,51 @@ impl Marcher {
         }
         out
     }
+}
+
+/// One cell of a field: its travel distance (infinite where blocked or unreached)
+/// and its unit descent direction (zero in goals and where the distance is infinite).
+#[derive(Clone, Copy, Debug, Default)]
+struct FieldCell {
+    dir: Vec2,
+    dist: f32,
+}
+
+/// Each cell with its unit descent direction from the distances `dist` of a grid of
+/// `cols` × `rows` cells, by upwind differences: along each axis, toward the neighbour
+/// with the smaller distance if it is smaller than the cell's own, by the drop. Rows
+/// in parallel.
+fn directions(cols: usize, rows: usize, dist: &[f32]) -> Vec<FieldCell> {
+    let mut cells = vec![FieldCell::default(); cols * rows];
+    cells.par_chunks_mut(cols).enumerate().for_each(|(y, out)| {
+        for (x, o) in out.iter_mut().enumerate() {
+            let i = y * cols + x;
+            let d = dist[i];
+            o.dist = d;
+            if !d.is_finite() || d == 0.0 {
+                continue;
+            }
+            let get = |ok: bool, j: usize| if ok { dist[j] } else { f32::INFINITY };
+            let axis = |lo: f32, hi: f32| {
+                if lo < hi {
+                    -(d - lo).max(0.0)
+                } else if hi.is_finite() {
+                    (d - hi).max(0.0)
+                } else {
+                    0.0
+                }
+            };
+            let v = Vec2::new(
+                axis(get(x > 0, i.wrapping_sub(1)), get(x + 1 < cols, i + 1)),
+                axis(
+                    get(y > 0, i.wrapping_sub(cols)),
+                    get(y + 1 < rows, i + cols),
+                ),
+            );
+            o.dir = v.normalize_or_zero();
+        }
+    });
+    cells
 }
 
 /// The eikonal update of one cell from the smaller accepted distances along x (`a`)

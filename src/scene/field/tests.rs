@@ -149,10 +149,9 @@ fn the_same_bits_on_any_thread_count() {
     };
     let (a, b) = (build(1), build(3));
     let bits = |f: &GoalField| {
-        f.dist
+        f.cells
             .iter()
-            .map(|d| d.to_bits())
-            .chain(f.dir.iter().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]))
+            .flat_map(|c| [c.dist.to_bits(), c.dir.x.to_bits(), c.dir.y.to_bits()])
             .collect::<Vec<_>>()
     };
     assert_eq!(bits(&a), bits(&b));
