@@ -271,6 +271,19 @@ impl GoalField {
     /// [`MAX_FIELD_CELLS`] cells, or goals that all lie inside walls or obstacles
     /// (grown by the clearance).
     pub fn build(spec: &FieldSpec, walls: &[Wall], obstacles: &[Obstacle]) -> Result<Self> {
+        let (mut field, blocked) = GoalField::frame(spec, walls, obstacles)?;
+        let (bx, by) = field.blocks();
+        field.solve(blocked, vec![0; bx * by])?;
+        Ok(field)
+    }
+
+    /// The grid of `spec`'s field over the scene, and its blocked cells; nothing
+    /// solved yet.
+    fn frame(
+        spec: &FieldSpec,
+        walls: &[Wall],
+        obstacles: &[Obstacle],
+    ) -> Result<(Self, Vec<bool>)> {
         spec.validate()?;
         let cell = spec.cell_side();
         let (lo, hi) = match spec.bounds {
@@ -312,7 +325,7 @@ impl GoalField {
         }
         let cols = (size.x.ceil() as usize).max(1);
         let rows = (size.y.ceil() as usize).max(1);
-        let mut field = GoalField {
+        let field = GoalField {
             spec: spec.clone(),
             origin: lo,
             cell,
@@ -325,9 +338,7 @@ impl GoalField {
             block: ((spec.clearance * BLOCK_CLEARANCES / cell).round() as usize).max(1),
         };
         let blocked = field.blocked_cells(walls, obstacles);
-        let crowd = vec![0; field.blocks().0 * field.blocks().1];
-        field.solve(blocked, crowd)?;
-        Ok(field)
+        Ok((field, blocked))
     }
 
     /// A congestion-aware field built as `build` would, with `crowd` the agents per
@@ -342,7 +353,7 @@ impl GoalField {
         obstacles: &[Obstacle],
         crowd: Vec<u16>,
     ) -> Result<Self> {
-        let mut field = GoalField::build(spec, walls, obstacles)?;
+        let (mut field, blocked) = GoalField::frame(spec, walls, obstacles)?;
         let (bx, by) = field.blocks();
         if spec.congestion.is_none() || crowd.len() != bx * by {
             return Err(FieldSpec::invalid(
@@ -353,7 +364,6 @@ impl GoalField {
                 ),
             ));
         }
-        let blocked = std::mem::take(&mut field.blocked);
         field.solve(blocked, crowd)?;
         Ok(field)
     }
@@ -379,12 +389,7 @@ impl GoalField {
         for (c, &old) in crowd.iter_mut().zip(&self.crowd) {
             *c = (u32::from(*c) + u32::from(old)).div_ceil(2) as u16;
         }
-        let mut field = GoalField {
-            cells: Vec::new(),
-            blocked: Vec::new(),
-            crowd: Vec::new(),
-            ..self.clone_frame()
-        };
+        let mut field = self.clone_frame();
         // The scene has not changed, so the goals are still reachable.
         field.solve(self.blocked.clone(), crowd).ok()?;
         Some(field)
