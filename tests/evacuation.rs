@@ -79,6 +79,7 @@ fn rimea_1_one_person_walks_40_m_in_26_to_34_s() {
     let r = run("rimea_corridor", |_| {});
     let (start, end) = (gate(&r, "start"), gate(&r, "end"));
     let walk = end.first.unwrap() - start.first.unwrap();
+    println!("40 m in {walk:.2} s");
     assert!((26.0..=34.0).contains(&walk), "{walk} s");
     assert_eq!(r.crossings, 0);
 }
@@ -86,6 +87,10 @@ fn rimea_1_one_person_walks_40_m_in_26_to_34_s() {
 #[test]
 fn rimea_6_a_column_rounds_a_corner_without_touching_its_walls() {
     let r = run("rimea_corner", |_| {});
+    println!(
+        "{:?}, deep {}",
+        r.summary.gates, r.summary.deep_pairs_per_agent_sample
+    );
     assert_eq!(gate(&r, "end").crossed, 20, "{:?}", r.summary.gates);
     assert_eq!(r.crossings, 0);
     assert_eq!(r.summary.deep_pairs_per_agent_sample, 0.0);
