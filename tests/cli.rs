@@ -675,6 +675,38 @@ fn field_draws_a_goal_field_under_the_crowd() {
     assert!(!dir.join("missing.png").exists());
 }
 
+#[test]
+fn field_draws_under_an_animation_too() {
+    let dir = scratch("field-gif");
+    let run = |extra: &[&str], file: &std::path::Path| {
+        throng()
+            .args([
+                "run",
+                "maze",
+                "--ticks",
+                "20",
+                "--size",
+                "200x200",
+                "-q",
+                "--animate",
+            ])
+            .arg(file)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let (plain, field) = (dir.join("plain.gif"), dir.join("field.gif"));
+    assert!(run(&[], &plain).status.success());
+    assert!(run(&["--field", "exit"], &field).status.success());
+    let (a, b) = (gif_frames(&plain).2, gif_frames(&field).2);
+    let differing = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    assert!(
+        differing > a.len() / 4,
+        "{differing} of {} pixels differ",
+        a.len()
+    );
+}
+
 /// The frames of an animated GIF, composed as a viewer shows them: (the
 /// picture's size, each frame's delay in 1/100 s, the last frame's pixels as
 /// palette indices).

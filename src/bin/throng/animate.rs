@@ -83,8 +83,11 @@ struct Palette {
 }
 
 impl Palette {
-    fn new(colours: &[[u8; 3]]) -> Self {
+    fn new(colours: &[[u8; 3]], field: bool) -> Self {
         let mut bases: Vec<[u8; 3]> = vec![INK, WALL, OBSTACLE, PATH, GATE, PAPER];
+        if field {
+            bases.extend(draw::FIELD_COLOURS);
+        }
         for c in colours {
             if !bases.contains(c) {
                 bases.push(*c);
@@ -172,6 +175,7 @@ impl Animation {
         format: Format,
         size: (u32, u32),
         scenario: &Scenario,
+        field: Option<throng::FieldId>,
         frames: u64,
         delay: u16,
     ) -> io::Result<Self> {
@@ -181,9 +185,13 @@ impl Animation {
         let (top_left, area) = header.scene_area(width, height);
         let tf = Transform::fit(scenario.view(), top_left, area);
         let mut backdrop = Canvas::new(width, height, BACKGROUND);
+        let field = field.and_then(|f| scenario.world().goal_field(f));
+        if let Some(f) = field {
+            draw::draw_field(&mut backdrop, tf, (top_left, area), f);
+        }
         draw::draw_scene(&mut backdrop, tf, scenario, &colours);
         header.draw(&mut backdrop, tf);
-        let palette = Palette::new(&colours);
+        let palette = Palette::new(&colours, field.is_some());
         let out = BufWriter::with_capacity(1 << 20, file);
         let encoder = match format {
             Format::Gif => {
@@ -380,7 +388,7 @@ mod tests {
 
     #[test]
     fn the_palette_keeps_its_colours_and_the_background() {
-        let mut p = Palette::new(&[[31, 119, 180]]);
+        let mut p = Palette::new(&[[31, 119, 180]], false);
         assert!(p.rgb.len() <= 255);
         assert_eq!(p.index(BACKGROUND), 0);
         let blue = p.index([31, 119, 180]);

@@ -409,9 +409,7 @@ pub fn draw_field(
     (top_left, size): (Vec2, Vec2),
     f: &GoalField,
 ) {
-    const GOAL: [u8; 3] = [150, 205, 150];
-    const FAR: [u8; 3] = [190, 190, 190];
-    const BANDS: [[u8; 3]; 2] = [[196, 218, 242], [232, 240, 250]];
+    let [goal, far_off, band_a, band_b] = FIELD_COLOURS;
     const SPACING: f32 = 36.0;
     let sample = |q: Vec2| f.sample(tf.world(q));
     // The farthest reached distance, for the band width.
@@ -428,9 +426,11 @@ pub fn draw_field(
         for x in x0..x1 {
             let q = Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
             let colour = match sample(q) {
-                FieldSample::AtGoal => GOAL,
-                FieldSample::Unreachable => FAR,
-                FieldSample::Toward { distance, .. } => BANDS[((distance / band) as usize) % 2],
+                FieldSample::AtGoal => goal,
+                FieldSample::Unreachable => far_off,
+                FieldSample::Toward { distance, .. } => {
+                    [band_a, band_b][((distance / band) as usize) % 2]
+                }
             };
             let at = Vec2::new(x as f32, y as f32);
             canvas.fill_rect(at, at + Vec2::ONE, colour, 0.5);
@@ -456,6 +456,16 @@ pub fn draw_field(
         y += SPACING;
     }
 }
+
+/// The colours [`draw_field`] shades with: goals, places no goal can be reached
+/// from, and the two alternating bands of distance (an animation's palette takes
+/// them).
+pub const FIELD_COLOURS: [[u8; 3]; 4] = [
+    [150, 205, 150],
+    [190, 190, 190],
+    [196, 218, 242],
+    [232, 240, 250],
+];
 
 /// 1, 2 or 5 times a power of ten, at least `x` (and at least 0.1).
 fn nice_step(x: f32) -> f32 {

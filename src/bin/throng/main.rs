@@ -110,8 +110,8 @@ struct RunArgs {
     #[arg(long, value_name = "ID")]
     debug_agent: Option<u64>,
     /// Draw the goal field of this name (a `[[fields]]` table) under the crowd in the
-    /// --png picture: bands of travel distance, the walls' grown clearance shaded,
-    /// and arrows of its direction.
+    /// --png picture and the --animate animation (as it was at the start): bands of
+    /// travel distance, the walls' grown clearance shaded, and arrows of its direction.
     #[arg(long, value_name = "NAME")]
     field: Option<String>,
     /// Write an animation of the run to this file: an animated GIF (FILE.gif) or
@@ -529,9 +529,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     let field = match &args.field {
         None => None,
-        Some(_) if args.png.is_none() => {
+        Some(_) if args.png.is_none() && args.animate.is_none() => {
             return Err(Failure::Input(
-                "error: --field draws into the --png picture; give --png FILE too".into(),
+                "error: --field draws into the --png picture or the --animate animation; give one of them too".into(),
             ))
         }
         Some(name) => {
@@ -600,6 +600,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
                 plan.format,
                 plan.size,
                 &scenario,
+                field,
                 plan.frames,
                 plan.delay,
             )
