@@ -1,5 +1,5 @@
 //! Errors returned at the edges of the engine (API validation). `World::step`
-//! never fails once its `dt` is valid.
+//! fails only for an invalid `dt`, or after a tick panicked.
 
 use thiserror::Error;
 
@@ -59,6 +59,11 @@ pub enum ThrongError {
     /// A snapshot could not be read or does not hold together.
     #[error("invalid snapshot: {0}")]
     InvalidSnapshot(String),
+    /// A tick panicked (a defect: please report it with the message), which may have
+    /// left the agents' columns half-written; the world refuses to step until a
+    /// snapshot is restored ([`crate::World::restore`]).
+    #[error("a tick panicked ({0}); restore a snapshot to go on")]
+    Panicked(String),
     /// The agents asked for would not fit in the memory available (an estimate, see
     /// [`crate::memory`]); nothing was spawned.
     #[error(

@@ -166,7 +166,7 @@ pub fn share(mine: (f32, bool), theirs: (f32, bool), they_avoid_me: bool) -> f32
 /// relative velocity that takes it to the boundary of the truncated velocity
 /// obstacle, and the normal is the boundary's outward normal there.
 #[must_use]
-#[inline]
+#[inline(always)]
 pub fn agent_line(vel: Vec2, e: &Encounter, inv_tau: f32, dt: f32) -> Line {
     let (p, v, r) = (e.rel_pos, e.rel_vel, e.radius);
     let dist_sq = p.length_squared();
@@ -392,8 +392,8 @@ fn lp1(
     let line = lines[i];
     let along = line.point.dot(line.dir);
     let disc = along * along + radius * radius - line.point.length_squared();
-    if disc < 0.0 {
-        // The line misses the speed disc.
+    if disc < 0.0 || disc.is_nan() {
+        // The line misses the speed disc (or is not a line: a NaN leaves nothing).
         return false;
     }
     let root = disc.sqrt();
@@ -426,7 +426,7 @@ fn lp1(
             t_left
         }
     } else {
-        line.dir.dot(opt - line.point).clamp(t_left, t_right)
+        crate::math::clamp(line.dir.dot(opt - line.point), t_left, t_right)
     };
     *result = line.point + line.dir * t;
     true

@@ -21,7 +21,13 @@ use crate::math::truncate;
 pub fn host_force(me: &AgentState, preferred: Vec2, dt: f32) -> Vec2 {
     let desired = truncate(preferred, me.max_speed);
     let change = truncate(desired - me.vel, me.max_force * dt / me.mass);
-    change * (me.mass / dt)
+    let per_time = me.mass / dt;
+    if per_time.is_finite() {
+        change * per_time
+    } else {
+        // A heavy body or a tiny step: `change × mass` is at most `max_force × dt`.
+        (change * me.mass) / dt
+    }
 }
 
 #[cfg(test)]
@@ -61,5 +67,21 @@ mod tests {
         };
         let f = host_force(&me, Vec2::new(0.0, 2.0), 0.5);
         assert!((f - Vec2::new(0.0, 3.0)).length() < 1e-6, "{f}");
+    }
+
+    #[test]
+    fn a_tiny_step_or_a_heavy_body_gives_a_finite_force() {
+        // dt 1e-45: mass / dt overflows; the change (capped at 10 * 1e-45 / 2, which
+        // rounds to the smallest subnormal or zero) times the mass over dt stays
+        // within the maximum force.
+        let f = host_force(&body(Vec2::ZERO), Vec2::new(1.0, 0.0), 1e-45);
+        assert!(f.is_finite() && f.length() <= 10.0, "{f}");
+        let heavy = AgentState {
+            mass: 3e38,
+            max_force: 3e38,
+            ..body(Vec2::ZERO)
+        };
+        let f = host_force(&heavy, Vec2::new(0.0, 1.0), 1e-3);
+        assert!(f.is_finite() && f.x == 0.0 && f.y > 0.0, "{f}");
     }
 }

@@ -116,6 +116,7 @@ impl From<ThrongError> for Failure {
             ThrongError::Capacity(_) => ThrongStatus::Capacity,
             ThrongError::OutOfMemory { .. } => ThrongStatus::OutOfMemory,
             ThrongError::InvalidSnapshot(_) => ThrongStatus::InvalidSnapshot,
+            ThrongError::Panicked(_) => ThrongStatus::Panic,
             ThrongError::NonFinite { .. }
             | ThrongError::NotPositive { .. }
             | ThrongError::Negative { .. }

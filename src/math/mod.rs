@@ -16,6 +16,21 @@ pub const EPS_LEN: f32 = 1e-6;
 /// Squared form of [`EPS_LEN`].
 pub const EPS_LEN_SQ: f32 = EPS_LEN * EPS_LEN;
 
+/// `x` clamped to `[lo, hi]` as [`f32::clamp`] does it (bitwise the same), without its
+/// panic on a NaN bound: a NaN bound leaves `x` to the other comparison.
+#[inline]
+#[must_use]
+pub fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
+    let mut x = x;
+    if x < lo {
+        x = lo;
+    }
+    if x > hi {
+        x = hi;
+    }
+    x
+}
+
 /// Clamp the length of `v` to at most `max`. A non-positive or non-finite `max`
 /// gives zero; a non-finite `v` gives zero (non-finite values are never spread).
 /// Exact at any finite magnitude: where squaring `v` or `max` would overflow or
@@ -248,6 +263,19 @@ pub fn segment_intersection(p0: Vec2, p1: Vec2, q0: Vec2, q1: Vec2) -> Option<(f
 mod tests {
     use super::*;
     use std::f32::consts::{FRAC_PI_2, PI};
+
+    #[test]
+    fn clamp_is_f32_clamp_without_its_panic() {
+        for x in [-2.0f32, -0.0, 0.0, 0.5, 3.0, f32::NAN, f32::INFINITY] {
+            for (lo, hi) in [(0.0, 1.0), (-0.0, 0.0), (-1.0, 2.0)] {
+                assert_eq!(clamp(x, lo, hi).to_bits(), x.clamp(lo, hi).to_bits());
+            }
+        }
+        // NaN bounds, which `f32::clamp` panics on: the other bound still holds.
+        assert_eq!(clamp(5.0, f32::NAN, 1.0), 1.0);
+        assert_eq!(clamp(-5.0, 0.0, f32::NAN), 0.0);
+        assert_eq!(clamp(0.5, f32::NAN, f32::NAN), 0.5);
+    }
 
     #[test]
     fn truncate_clamps_long_vectors_only() {

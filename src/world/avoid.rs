@@ -10,6 +10,7 @@ use crate::math::rotate_cw_by;
 
 use super::plan::Avoiding;
 use super::steer::{SteerCtx, SteerScratch};
+use super::World;
 
 /// The layers of an agent whose group does not avoid (a player, say): the default
 /// layer. Such agents avoid nobody, so their neighbours take all the avoidance.
@@ -23,9 +24,61 @@ impl SteerCtx<'_> {
     }
 }
 
+/// Speeds, radii and neighbour radii at most this, time steps and horizons at least
+/// its inverse: the largest product the half-planes form (a distance times a
+/// velocity, squared, in [`agent_line`]) stays far below `f32::MAX`, so no agent
+/// needs rescaling ([`World::avoidance_fits`]).
+const TAME: f32 = 4096.0;
+
+/// The scene's extent (walls' ends, obstacles) at most this in a tame world: wall and
+/// obstacle half-planes only square distances.
+const TAME_SCENE: f32 = (1u32 << 30) as f32;
+
+impl World {
+    /// Whether this tick's avoidance meets only values within [`TAME`] and
+    /// [`TAME_SCENE`], so that no agent's half-planes need rescaling.
+    pub(super) fn avoidance_fits(&self, dt: f32) -> bool {
+        let mut avoiding = self
+            .plans
+            .iter()
+            .zip(&self.groups)
+            .filter_map(|(p, g)| p.avoidance.as_ref().map(|a| (a, g)))
+            .peekable();
+        if avoiding.peek().is_none() {
+            return true;
+        }
+        let short = 1.0 / TAME;
+        let groups_fit = avoiding.all(|(a, g)| {
+            g.neighbour_radius <= TAME
+                && a.params.time_horizon >= short
+                && a.params.obstacle_time_horizon >= short
+        });
+        let largest = |column: &[f32]| column.iter().fold(0.0f32, |m, &x| m.max(x));
+        let walls = self.walls.walls().iter();
+        let scene = walls
+            .flat_map(|w| [w.a(), w.b()])
+            .chain(
+                self.obstacles
+                    .obstacles()
+                    .iter()
+                    .map(|o| o.centre().abs() + o.radius()),
+            )
+            .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+        groups_fit
+            && dt >= short
+            && scene <= TAME_SCENE
+            && largest(&self.cols.max_speed) <= TAME
+            && largest(&self.cols.radius) <= TAME
+    }
+}
+
 /// The velocity of the agent in `row` (state `me`, of a group that avoids as `how`)
 /// nearest `preferred` that is collision-free for the time horizons, with the
 /// neighbours the records route left in `s.rows`.
+///
+/// In a world of speeds, distances or time steps so large or small that the
+/// half-planes' products could overflow (a valid body may move at 1e20 units/s), each
+/// agent is solved in a unit of length of its own ([`scaled_avoid`]).
 pub(super) fn avoid(
     ctx: &SteerCtx<'_>,
     row: usize,
@@ -34,24 +87,161 @@ pub(super) fn avoid(
     how: &Avoiding,
     s: &mut SteerScratch,
 ) -> Vec2 {
+    if !ctx.avoidance_fits {
+        return scaled_avoid(ctx, row, me, preferred, how, s);
+    }
+    let (obstacle_lines, turned) = half_planes::<false>(ctx, row, me, preferred, how, s, Unit::ONE);
+    solve(
+        &s.lines,
+        obstacle_lines,
+        turned,
+        me.max_speed,
+        &mut s.projected,
+    )
+}
+
+/// [`avoid`] in units of `2^k` lengths, `k` such that the largest magnitude the
+/// half-planes start from (velocities; distances and radii, and those over the time
+/// horizons and the time step) is about 2^20; the time step and horizons count as at
+/// least 2^-20 s here, so that an overlap is left within a microsecond rather than at
+/// infinite speed. Scaling by a power of two is exact: where nothing overflows or
+/// underflows, the result is the unscaled one's.
+#[cold]
+fn scaled_avoid(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    me: &AgentState,
+    preferred: Vec2,
+    how: &Avoiding,
+    s: &mut SteerScratch,
+) -> Vec2 {
+    const SHORTEST: f64 = 1.0 / (1u64 << 20) as f64;
+    let params = &how.params;
+    let per_time = (1.0
+        / f64::from(ctx.dt)
+            .min(f64::from(params.time_horizon))
+            .min(f64::from(params.obstacle_time_horizon))
+            .max(SHORTEST))
+    .max(1.0);
+    // Every velocity, and every length (relative to the agent) times the fastest
+    // rate, in f64.
+    let m = |v: Vec2| f64::from(v.x.abs().max(v.y.abs()));
+    let from_me = |p: Vec2| {
+        let (x, y) = (
+            f64::from(p.x) - f64::from(me.pos.x),
+            f64::from(p.y) - f64::from(me.pos.y),
+        );
+        x.abs().max(y.abs())
+    };
+    let mut largest = m(me.vel)
+        .max(m(preferred))
+        .max(f64::from(me.max_speed))
+        .max(f64::from(me.radius) * per_time);
+    for &r in &s.rows {
+        let j = r as usize;
+        let far = from_me(ctx.pos[j]) + f64::from(ctx.radius[j]) + f64::from(me.radius);
+        largest = largest.max(m(ctx.vel[j])).max(far * per_time);
+    }
+    let range = params.obstacle_time_horizon * me.max_speed + me.radius;
+    let mut scene = 0.0f64;
+    ctx.walls.for_each_near(me.pos, range, |_, w| {
+        scene = scene.max(from_me(w.a())).max(from_me(w.b()));
+    });
+    ctx.obstacles.for_each_near(me.pos, range, |_, o| {
+        scene = scene.max(from_me(o.centre()) + f64::from(o.radius()));
+    });
+    largest = largest.max((scene + f64::from(me.radius)) * per_time);
+    let k = if largest > 0.0 {
+        (largest.log2().floor() as i32 - 20).clamp(-120, 100)
+    } else {
+        0
+    };
+    let unit = Unit {
+        scale: 2f32.powi(-k),
+        shortest: SHORTEST as f32,
+    };
+    let (obstacle_lines, turned) = half_planes::<true>(ctx, row, me, preferred, how, s, unit);
+    let v = solve(
+        &s.lines,
+        obstacle_lines,
+        turned * unit.scale,
+        me.max_speed * unit.scale,
+        &mut s.projected,
+    );
+    let v = v * 2f32.powi(k);
+    if v.is_finite() {
+        v
+    } else {
+        Vec2::ZERO
+    }
+}
+
+/// A unit of length for the half-planes: lengths and speeds are multiplied by
+/// `scale` (a power of two, exact), and time spans taken as at least `shortest`.
+#[derive(Clone, Copy)]
+struct Unit {
+    scale: f32,
+    shortest: f32,
+}
+
+impl Unit {
+    /// Units as given.
+    const ONE: Unit = Unit {
+        scale: 1.0,
+        shortest: 0.0,
+    };
+}
+
+/// The half-planes of the walls, obstacles and neighbours around the agent into
+/// `s.lines`, in `unit`; returns how many of them are the static scene's, and the
+/// preferred velocity turned by the side bias (in the caller's units).
+fn half_planes<const SCALED: bool>(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    me: &AgentState,
+    preferred: Vec2,
+    how: &Avoiding,
+    s: &mut SteerScratch,
+    unit: Unit,
+) -> (usize, Vec2) {
+    // Unscaled, the multiplications by one and the floors of zero fold away.
+    let Unit { scale, shortest } = if SCALED { unit } else { Unit::ONE };
     let params = &how.params;
     let lines = &mut s.lines;
     lines.clear();
+    let vel = me.vel * scale;
+    let radius = me.radius * scale;
+    // A point relative to the agent, in the unit: scaled first when that shrinks it
+    // (far points would overflow the difference), else after (the difference is
+    // small then, and the agent's own position may not scale up).
+    let from_me = |p: Vec2| {
+        if scale <= 1.0 {
+            p * scale - me.pos * scale
+        } else {
+            (p - me.pos) * scale
+        }
+    };
     // The static scene first: the linear programs keep these hard.
-    let inv_obstacle = 1.0 / params.obstacle_time_horizon;
+    let inv_obstacle = 1.0 / params.obstacle_time_horizon.max(shortest);
     let range = params.obstacle_time_horizon * me.max_speed + me.radius;
     ctx.walls.for_each_near(me.pos, range, |_, w| {
-        let (a, b) = (w.a() - me.pos, w.b() - me.pos);
+        let (a, b) = (from_me(w.a()), from_me(w.b()));
         let facing = w.normal_facing(me.pos);
-        lines.push(wall_line(a, b, me.radius, me.vel, inv_obstacle, facing));
+        lines.push(wall_line(a, b, radius, vel, inv_obstacle, facing));
     });
     ctx.obstacles.for_each_near(me.pos, range, |_, o| {
-        let c = o.centre() - me.pos;
-        lines.push(disc_line(c, o.radius() + me.radius, me.vel, inv_obstacle));
+        let c = from_me(o.centre());
+        lines.push(disc_line(
+            c,
+            (o.radius() + me.radius) * scale,
+            vel,
+            inv_obstacle,
+        ));
     });
     let obstacle_lines = lines.len();
     // Then the neighbours the agent avoids, each with its share.
-    let inv_tau = 1.0 / params.time_horizon;
+    let inv_tau = 1.0 / params.time_horizon.max(shortest);
+    let dt = ctx.dt.max(shortest);
     let mine = (params.priority, ctx.arrived(row, params.arrived_within));
     for &r in &s.rows {
         let j = r as usize;
@@ -69,18 +259,18 @@ pub(super) fn avoid(
             None => 1.0,
         };
         let e = Encounter {
-            rel_pos: ctx.pos[j] - me.pos,
-            rel_vel: me.vel - ctx.vel[j],
-            radius: me.radius + ctx.radius[j],
+            rel_pos: from_me(ctx.pos[j]),
+            rel_vel: vel - ctx.vel[j] * scale,
+            radius: (me.radius + ctx.radius[j]) * scale,
             share,
         };
-        lines.push(agent_line(me.vel, &e, inv_tau, ctx.dt));
+        lines.push(agent_line(vel, &e, inv_tau, dt));
     }
     // Near others, the agent keeps right: its preferred velocity turns clockwise by
     // the side bias, in proportion to how much it yields. A fixed, deterministic
     // preference: perfectly symmetric head-on pairs pass instead of stopping face to
     // face, and dense crossings turn into a roundabout instead of jamming.
-    let preferred = if lines.len() > obstacle_lines {
+    let turned = if lines.len() > obstacle_lines {
         rotate_cw_by(
             preferred,
             if mine.1 {
@@ -92,11 +282,5 @@ pub(super) fn avoid(
     } else {
         preferred
     };
-    solve(
-        lines,
-        obstacle_lines,
-        preferred,
-        me.max_speed,
-        &mut s.projected,
-    )
+    (obstacle_lines, turned)
 }

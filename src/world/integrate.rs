@@ -267,7 +267,9 @@ pub(super) fn avoiding_velocity(vel: Vec2, chosen: Vec2, limits: Limits, dt: f32
     let chosen = truncate(chosen, limits.max_speed);
     let reach = limits.max_force * dt / limits.mass;
     let change = chosen - vel;
-    if change.length_squared() <= reach * reach {
+    let change_sq = change.length_squared();
+    // A square that overflows compares nothing: `truncate` then judges exactly.
+    if change_sq <= reach * reach && change_sq.is_finite() {
         chosen
     } else {
         vel + truncate(change, reach)
@@ -349,4 +351,42 @@ fn integrate_four(
         w[i] = 0.0;
     }
     Some(crossed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn avoiding_velocity_limits_the_change_hand_worked() {
+        let limits = Limits {
+            mass: 2.0,
+            max_force: 4.0,
+            max_speed: 3.0,
+        };
+        // Reach 4 * 0.5 / 2 = 1: a change of (0.6, 0.8) (length 1) is made exactly;
+        // from rest toward (3, 0), the velocity gets (1, 0) of it.
+        let v = Vec2::new(1.0, 1.0);
+        assert_eq!(
+            avoiding_velocity(v, Vec2::new(1.6, 1.8), limits, 0.5),
+            Vec2::new(1.6, 1.8)
+        );
+        assert_eq!(
+            avoiding_velocity(Vec2::ZERO, Vec2::new(3.0, 0.0), limits, 0.5),
+            Vec2::new(1.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn avoiding_velocity_limits_the_change_when_squares_overflow() {
+        // Speeds of 1e20: the change (1e20) and the reach (1e19) square to infinity,
+        // which must not let the whole change through.
+        let limits = Limits {
+            mass: 1.0,
+            max_force: 1e19,
+            max_speed: 2e20,
+        };
+        let v = avoiding_velocity(Vec2::ZERO, Vec2::new(1e20, 0.0), limits, 1.0);
+        assert!((v.x / 1e19 - 1.0).abs() < 1e-6 && v.y == 0.0, "{v}");
+    }
 }

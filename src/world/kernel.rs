@@ -295,6 +295,11 @@ pub(super) fn steer_one(
             Movement::Steering => host_force(&me, host, ctx.dt),
             Movement::Kinematic => host,
         };
+        let linear = if linear.is_finite() {
+            linear
+        } else {
+            Vec2::ZERO
+        };
         let linear = motion(ctx, (g_idx, row), &me, linear, Some(host), s);
         return (SteerOut::new(linear, 0.0, None), seen.count as u32);
     }

@@ -155,6 +155,12 @@ pub struct World {
     last: TickStats,
     /// The `dt` of the last tick (0 before the first), for debug drawing.
     last_dt: f32,
+    /// Why a tick panicked, if one did: the columns may be half-written then, so every
+    /// later step is refused until a snapshot is restored.
+    panicked: Option<String>,
+    /// Tests only: panic in the middle of the next tick.
+    #[cfg(test)]
+    panic_next_tick: bool,
 }
 
 impl std::fmt::Debug for World {
@@ -214,6 +220,9 @@ impl World {
             tick: 0,
             last: TickStats::default(),
             last_dt: 0.0,
+            panicked: None,
+            #[cfg(test)]
+            panic_next_tick: false,
         }
     }
 

@@ -122,6 +122,9 @@ pub(super) struct SteerCtx<'a> {
     pub sums_from_candidates: bool,
     /// The largest neighbour radius of a group that scans (0 when none does).
     pub max_radius: f32,
+    /// Whether the avoidance meets only values whose squares cannot overflow
+    /// ([`World::avoidance_fits`]).
+    pub avoidance_fits: bool,
     pub dt: f32,
     pub integrator: Integrator,
 }
@@ -240,6 +243,10 @@ impl World {
         let mut rng = std::mem::take(&mut self.cols.rng);
         let mut memory = std::mem::take(&mut self.cols.memory);
         let mut walker = self.cols.walker.take_rows();
+        #[cfg(test)]
+        if std::mem::take(&mut self.panic_next_tick) {
+            panic!("a test's panic, with the written columns taken out");
+        }
         let ctx = self.steer_ctx(dt, max_radius, sums_from_candidates);
         let scratch = &self.scratch;
         let rows = out.len();
@@ -351,6 +358,7 @@ impl World {
             index: &self.index,
             sums_from_candidates,
             max_radius,
+            avoidance_fits: self.avoidance_fits(dt),
             dt,
             integrator: self.config.integrator,
         }

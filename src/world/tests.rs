@@ -466,3 +466,32 @@ fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
         assert!(kinds.iter().all(|&k| k > 0), "{index:?}: {kinds:?}");
     }
 }
+
+#[test]
+fn a_panicking_tick_is_reported_and_the_world_refuses_to_step_until_restored() {
+    let mut w = World::default();
+    let g = w
+        .add_group(GroupConfig::new("g").with(Behaviour::Seek, 1.0))
+        .unwrap();
+    for i in 0..10 {
+        w.spawn(AgentSpec::new(g, Vec2::new(i as f32, 0.0)))
+            .unwrap();
+    }
+    w.step(0.1).unwrap();
+    let saved = w.snapshot();
+    w.panic_next_tick = true;
+    let err = w.step(0.1).unwrap_err();
+    assert!(
+        matches!(&err, ThrongError::Panicked(m) if m.contains("a test's panic")),
+        "{err}"
+    );
+    // The columns were left half-written: every later step is refused.
+    assert!(matches!(w.step(0.1), Err(ThrongError::Panicked(_))));
+    assert_eq!(w.tick(), 1);
+    // Restoring a snapshot makes it a world again, bitwise the one saved.
+    w.restore(&saved).unwrap();
+    w.step(0.1).unwrap();
+    let mut again = World::from_snapshot(saved).unwrap();
+    again.step(0.1).unwrap();
+    assert_eq!(w.state_hash(), again.state_hash());
+}

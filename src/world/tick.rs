@@ -4,7 +4,9 @@
 
 use std::time::Instant;
 
-use crate::error::{positive, Result};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::error::{positive, Result, ThrongError};
 use crate::spatial::{grid_keys_by_index, spatial_keys, IndexKind};
 
 use super::World;
@@ -79,15 +81,26 @@ impl World {
     /// else can fail.
     pub fn step(&mut self, dt: f32) -> Result<TickStats> {
         positive("dt", dt)?;
+        if let Some(why) = &self.panicked {
+            return Err(ThrongError::Panicked(why.clone()));
+        }
         self.queries.invalidate();
         let pool = self.pool.clone();
         // The whole tick runs on a worker of the pool, so that each parallel stage
         // starts from inside the pool rather than being handed over from this thread.
-        let stats = match pool {
+        let stepped = catch_unwind(AssertUnwindSafe(|| match pool {
             Some(pool) => pool.install(|| self.step_inner(dt)),
             None => rayon::scope(|_| self.step_inner(dt)),
-        };
-        Ok(stats)
+        }));
+        stepped.map_err(|payload| {
+            let why = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_string());
+            self.panicked = Some(why.clone());
+            ThrongError::Panicked(why)
+        })
     }
 
     /// The pipeline, stage by stage.

@@ -257,3 +257,32 @@ fn params_are_validated() {
         assert!(bad.validate().is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn lines_that_are_not_finite_leave_a_finite_velocity() {
+    // A line through a NaN point, one at infinity and one whose direction is NaN:
+    // the programs never panic (no `clamp` with NaN bounds), and what they cannot
+    // solve comes back as zero rather than NaN.
+    let bad = [
+        Line {
+            point: Vec2::new(f32::NAN, 0.0),
+            dir: Vec2::X,
+        },
+        Line {
+            point: Vec2::new(f32::INFINITY, 1.0),
+            dir: Vec2::Y,
+        },
+        Line {
+            point: Vec2::ZERO,
+            dir: Vec2::new(f32::NAN, f32::NAN),
+        },
+        half(Vec2::X, 0.5),
+    ];
+    let mut scratch = Vec::new();
+    for n in 1..=bad.len() {
+        for first in 0..n {
+            let v = solve(&bad[first..n], 0, Vec2::new(1.0, 1.0), 2.0, &mut scratch);
+            assert!(v.is_finite(), "{n} {first}: {v}");
+        }
+    }
+}
