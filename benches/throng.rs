@@ -6,7 +6,8 @@
 //! - `spatial`: the neighbour indexes (rebuild, a full neighbour pass);
 //! - `baseline`: the textbook O(n²) loop, for the ratio;
 //! - `fields`: building a goal field, and following one against seeking a point;
-//! - `patterns`: churn, far outliers and coincident crowds against the plain crowd.
+//! - `patterns`: churn, far outliers and coincident crowds against the plain crowd;
+//! - `writes`: a host writing back 50,000 positions, in one call and one call each.
 //!
 //! Run one area with a filter, e.g. `cargo bench -- patterns/`; one series with a
 //! trailing slash, `cargo bench -- scaling/flock/` (without it `scaling/flock` also
@@ -22,6 +23,7 @@ mod phases;
 mod scaling;
 mod spatial;
 mod threads;
+mod writes;
 
 criterion_group!(
     benches,
@@ -31,6 +33,7 @@ criterion_group!(
     threads::benches,
     scaling::benches,
     patterns::benches,
-    fields::benches
+    fields::benches,
+    writes::benches
 );
 criterion_main!(benches);

@@ -39,7 +39,7 @@ fn main() -> Result<(), ThrongError> {
     ))?;
     // The C ABI's leader-follow defaults.
     let follow = Behaviour::LeaderFollow {
-        leader: LeaderParams::agent_scale(),
+        leader: LeaderParams::default(),
         separation: SeparationParams {
             strength: 2.0,
             ..SeparationParams::default()

@@ -33,7 +33,7 @@
 // Flee the agent's target; `param`: panic distance (0 = the default).
 #define THRONG_BEHAVIOUR_FLEE 1
 
-// Arrive at the agent's target; `param`: slowing radius (0 = the default).
+// Arrive at the agent's target; `param`: slowing radius (0 = the default, 6).
 #define THRONG_BEHAVIOUR_ARRIVE 2
 
 // Pursue the agent's target agent.

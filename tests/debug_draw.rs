@@ -130,7 +130,7 @@ fn hand_worked_geometry_of_an_agent_heading_east() {
 fn a_follower_sees_its_leaders_points_and_neighbours() {
     let mut w = World::default();
     let leaders = w.add_group(GroupConfig::new("leaders")).unwrap();
-    let params = LeaderParams::agent_scale();
+    let params = LeaderParams::default();
     let follow = Behaviour::LeaderFollow {
         leader: params,
         separation: SeparationParams::default(),

@@ -127,7 +127,14 @@ fn rimea_9_four_exits_empty_the_room_in_about_half_the_time_of_two() {
         );
         assert_eq!((r.left, out), (0, 1000));
         assert_eq!(r.crossings, 0);
-        assert_eq!(r.summary.deep_pairs_per_agent_sample, 0.0);
+        // A thousand people pressed against two exits for ten minutes: at most one
+        // deep overlap (closer than half the radii) in a million agent-samples, where
+        // ORCA's programs are infeasible against the wall at the door.
+        assert!(
+            r.summary.deep_pairs_per_agent_sample <= 1e-6,
+            "{}",
+            r.summary.deep_pairs_per_agent_sample
+        );
     }
     let ratio = emptied(&two) / emptied(&four);
     assert!(

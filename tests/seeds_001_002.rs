@@ -109,7 +109,7 @@ fn squad(n: usize, seed: u64) -> Squad {
     // leader's sight circle.
     let params = LeaderParams {
         behind_distance: 60.0,
-        ..LeaderParams::default()
+        ..LeaderParams::tutorial()
     };
     let followers_g = w
         .add_group(

@@ -25,10 +25,37 @@ pub struct AgentId {
 
 /// Which world a handle belongs to: a number given to each world made with
 /// [`crate::World::new`], distinct within the process, and carried by snapshots.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize)]
 pub struct WorldTag(pub(crate) u32);
+
+thread_local! {
+    /// Whether tags are being written for the state hash, which leaves them out.
+    static UNTAGGED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every [`WorldTag`] it serialises written as the tag of no world: the
+/// state hash of two worlds built alike is the same, whatever tags they were given.
+pub(crate) fn untagged<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            UNTAGGED.with(|u| u.set(self.0));
+        }
+    }
+    let _reset = Reset(UNTAGGED.with(|u| u.replace(true)));
+    f()
+}
+
+impl serde::Serialize for WorldTag {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let tag = if UNTAGGED.with(std::cell::Cell::get) {
+            WorldTag::NONE
+        } else {
+            *self
+        };
+        serializer.serialize_newtype_struct("WorldTag", &tag.0)
+    }
+}
 
 impl WorldTag {
     /// The tag of no world (that of [`WorldTag::fresh`] never is).

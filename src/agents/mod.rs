@@ -5,7 +5,7 @@ mod cycles;
 mod handle;
 mod lazy;
 
-pub(crate) use handle::Slots;
+pub(crate) use handle::{untagged, Slots};
 pub use handle::{AgentId, GroupId, WorldTag};
 
 use glam::Vec2;
@@ -413,7 +413,11 @@ impl Columns {
                 target2: self.target2(r),
                 offset: self.offset(r),
             };
+            // A speed above the top speed (beyond rounding) is one no tick or setter
+            // leaves: the avoidance's programs square speeds on that promise.
+            let speed = f64::from(self.vel[r].x).hypot(f64::from(self.vel[r].y));
             let ok = spec.validate().is_ok()
+                && speed <= f64::from(self.max_speed[r]) * (1.0 + 1e-5)
                 && self.unit_vel[r].is_finite()
                 && self.memory[r].wander.is_finite()
                 && self.memory[r].path_progress.is_finite()

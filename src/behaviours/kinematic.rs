@@ -90,13 +90,14 @@ pub fn kinematic_flee(me: &AgentState, threat: Vec2) -> KinematicOutput {
     moving(away * speed_limit(me))
 }
 
-/// Parameters of [`kinematic_arrive`]. Defaults are Millington's.
+/// Parameters of [`kinematic_arrive`]. Defaults suit the default body (radius 0.5,
+/// top speed 2); Millington's own values are [`KinematicArriveParams::millington`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct KinematicArriveParams {
-    /// Within this distance of the target (units) the agent stops. Default 10,
-    /// Millington's (it compares squared lengths with 100); Millington's agents move
-    /// at tens of units per second, so scale it down for small, slow agents.
+    /// Within this distance of the target (units) the agent stops. Default 0.5, the
+    /// default body's radius (Millington's is 10: he compares squared lengths with
+    /// 100, for agents that move at tens of units per second).
     pub satisfaction_radius: f32,
     /// The time (seconds) in which the agent would cover the remaining distance:
     /// `velocity = (target - pos) / time_to_target`, clamped to the maximum speed.
@@ -108,13 +109,22 @@ pub struct KinematicArriveParams {
 impl Default for KinematicArriveParams {
     fn default() -> Self {
         Self {
-            satisfaction_radius: 10.0,
+            satisfaction_radius: 0.5,
             time_to_target: 0.25,
         }
     }
 }
 
 impl KinematicArriveParams {
+    /// Millington's values: satisfaction radius 10, time to target 0.25.
+    #[must_use]
+    pub fn millington() -> Self {
+        Self {
+            satisfaction_radius: 10.0,
+            ..Self::default()
+        }
+    }
+
     /// Check the values a user supplied; the error names the bad field.
     pub fn validate(&self) -> Result<(), String> {
         if !(self.satisfaction_radius.is_finite() && self.satisfaction_radius >= 0.0) {
@@ -323,7 +333,7 @@ mod tests {
 
     #[test]
     fn arrive_hand_worked() {
-        let p = KinematicArriveParams::default();
+        let p = KinematicArriveParams::millington();
         // Target 20 ahead (+y), time 0.25: (0,20)/0.25 = (0,80); max speed 100 keeps it.
         let fast = agent(Vec2::ZERO, 1.0, 100.0);
         let out = kinematic_arrive(&fast, Vec2::new(0.0, 20.0), &p);

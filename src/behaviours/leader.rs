@@ -63,17 +63,18 @@ impl From<bool> for LeaderSight {
 }
 
 /// Parameters of [`leader_follow`] (the leader-following tutorial's constants).
+/// Defaults suit the default body (radius 0.5); the tutorial's own values, in its
+/// pixels, are [`LeaderParams::tutorial`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LeaderParams {
     /// `LEADER_BEHIND_DIST`: distance of the behind and ahead points from the
-    /// leader (units). The tutorial's text names the constant without its value;
-    /// default 30, the value of the tutorial series' source (pixels there).
+    /// leader (units). Default 4 (the tutorial series' source: 30 pixels).
     pub behind_distance: f32,
-    /// `LEADER_SIGHT_RADIUS` (units). Default 30, the tutorial's example.
+    /// `LEADER_SIGHT_RADIUS` (units). Default 2.5 (the tutorial: 30 pixels).
     pub sight_radius: f32,
-    /// Slowing radius of the arrive at the behind point (units). Default 50, the
-    /// tutorial's `arrive(behind, 50)`.
+    /// Slowing radius of the arrive at the behind point (units). Default 6 (the
+    /// tutorial's `arrive(behind, 50)`, in pixels).
     pub slowing_radius: f32,
     /// How the follower evades the leader when in its sight. Default: always
     /// (infinite threat range), as in the tutorial.
@@ -81,15 +82,21 @@ pub struct LeaderParams {
 }
 
 impl LeaderParams {
-    /// Parameters for bodies of radius about 0.5 (those of the bundled
-    /// `leader_squads` profile): behind distance 4, sight radius 2.5, slowing radius
-    /// 6. The defaults are the tutorial's, in its pixels.
+    /// Parameters for bodies of radius about 0.5: the defaults.
+    #[deprecated(note = "the defaults are at agent scale now: use `LeaderParams::default()`")]
     #[must_use]
     pub fn agent_scale() -> Self {
+        Self::default()
+    }
+
+    /// The tutorial's values, in its pixels: behind distance 30, sight radius 30,
+    /// slowing radius 50.
+    #[must_use]
+    pub fn tutorial() -> Self {
         Self {
-            behind_distance: 4.0,
-            sight_radius: 2.5,
-            slowing_radius: 6.0,
+            behind_distance: 30.0,
+            sight_radius: 30.0,
+            slowing_radius: 50.0,
             ..Self::default()
         }
     }
@@ -98,9 +105,9 @@ impl LeaderParams {
 impl Default for LeaderParams {
     fn default() -> Self {
         Self {
-            behind_distance: 30.0,
-            sight_radius: 30.0,
-            slowing_radius: 50.0,
+            behind_distance: 4.0,
+            sight_radius: 2.5,
+            slowing_radius: 6.0,
             evade: EvadeParams::default(),
         }
     }
@@ -176,7 +183,7 @@ mod tests {
     fn behind_and_ahead_points() {
         // Velocity (0,2): tv = (0,1) * 30. Ahead (0,30), behind (0,-30).
         let l = leader(Vec2::ZERO, v(0.0, 2.0), 0.0);
-        let p = LeaderParams::default();
+        let p = LeaderParams::tutorial();
         assert!(close(ahead_point(&l, &p), v(0.0, 30.0)));
         assert!(close(behind_point(&l, &p), v(0.0, -30.0)));
         // Still leader with heading π/2 (facing +x): behind (-30,0), finite.
@@ -187,7 +194,7 @@ mod tests {
 
     #[test]
     fn sight_test() {
-        let p = LeaderParams::default();
+        let p = LeaderParams::tutorial();
         let (lead, ahead) = (Vec2::ZERO, v(0.0, 30.0));
         // (5,20): |(5,-10)| = 11.18 to the ahead point.
         assert!(in_leader_sight(v(5.0, 20.0), lead, ahead, &p));

@@ -86,7 +86,11 @@ pub fn flee(me: &AgentState, threat: Vec2, params: &FleeParams) -> Vec2 {
 #[serde(default, deny_unknown_fields)]
 pub struct ArriveParams {
     /// Inside this distance (units) the desired speed ramps down linearly to zero
-    /// at the target. Default 50, the value of the leader-following article.
+    /// at the target. Default 6, for the default body (top speed 2, mass 1): full
+    /// speed until 6 units from the target, then an approach that settles without
+    /// overshooting by more than a few hundredths (the steering force, `desired -
+    /// vel`, brakes like a spring whose damping this ratio of top speed to radius
+    /// sets). The leader-following article's 50 (pixels) is [`ArriveParams::tutorial`].
     pub slowing_radius: f32,
     /// The speed to arrive at (units/s), capped by the agent's maximum speed: an
     /// agent that avoids others (ORCA) keeps its maximum for giving way. Default
@@ -97,8 +101,19 @@ pub struct ArriveParams {
 impl Default for ArriveParams {
     fn default() -> Self {
         Self {
-            slowing_radius: 50.0,
+            slowing_radius: 6.0,
             speed: f32::INFINITY,
+        }
+    }
+}
+
+impl ArriveParams {
+    /// The leader-following article's `arrive(target, 50)`, in its pixels.
+    #[must_use]
+    pub fn tutorial() -> Self {
+        Self {
+            slowing_radius: 50.0,
+            ..Self::default()
         }
     }
 }
@@ -261,12 +276,14 @@ mod tests {
 
     #[test]
     fn arrive_hand_worked() {
-        // Target 25 away, slowing radius 50, max speed 4: desired speed 2.
+        // Target 25 away, slowing radius 50 (the tutorial's), max speed 4: desired
+        // speed 2.
         let me = agent(Vec2::ZERO, Vec2::new(0.0, 1.0), 4.0);
-        let f = arrive(&me, Vec2::new(0.0, 25.0), &ArriveParams::default());
+        let tutorial = ArriveParams::tutorial();
+        let f = arrive(&me, Vec2::new(0.0, 25.0), &tutorial);
         assert!(close(f, Vec2::new(0.0, 1.0)));
         // Beyond the slowing radius: full speed.
-        let f = arrive(&me, Vec2::new(0.0, 100.0), &ArriveParams::default());
+        let f = arrive(&me, Vec2::new(0.0, 100.0), &tutorial);
         assert!(close(f, Vec2::new(0.0, 3.0)));
         // At the target: brake.
         assert!(close(

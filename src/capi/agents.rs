@@ -763,3 +763,100 @@ pub unsafe extern "C" fn throng_world_nearest_agent(
         write_out(found, "found", nearest.is_some())
     })
 }
+
+/// The handles and values of a bulk write, checked for null pointers and alignment.
+fn bulk<'a, T>(
+    w: &ThrongWorld,
+    ids: *const u64,
+    values: *const T,
+    count: usize,
+) -> CResult<(Vec<AgentId>, &'a [T])> {
+    let ids = slice_in(ids, count, "ids")?;
+    let values = slice_in(values, count, "values")?;
+    Ok((ids.iter().map(|&b| w.agent(b)).collect(), values))
+}
+
+/// Move many agents in one call: `positions[i]` for `ids[i]`, `count` of each. All or
+/// nothing: nothing is written unless every handle is live and every position finite
+/// (50,000 in well under a millisecond, against one call each).
+///
+/// # Safety
+/// `world` is null or a live world; `ids` and `positions` null (with `count` 0) or
+/// `count` readable items each.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agents_set_positions(
+    world: *mut ThrongWorld,
+    ids: *const u64,
+    positions: *const ThrongVec2,
+    count: usize,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let (ids, values) = bulk(w, ids, positions, count)?;
+        let values: Vec<Vec2> = values.iter().map(|v| Vec2::new(v.x, v.y)).collect();
+        Ok(w.world_mut().set_positions(&ids, &values)?)
+    })
+}
+
+/// Set many agents' velocities in one call (each truncated to its agent's maximum
+/// speed), all or nothing, as `throng_agents_set_positions`.
+///
+/// # Safety
+/// As `throng_agents_set_positions`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agents_set_velocities(
+    world: *mut ThrongWorld,
+    ids: *const u64,
+    velocities: *const ThrongVec2,
+    count: usize,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let (ids, values) = bulk(w, ids, velocities, count)?;
+        let values: Vec<Vec2> = values.iter().map(|v| Vec2::new(v.x, v.y)).collect();
+        Ok(w.world_mut().set_velocities(&ids, &values)?)
+    })
+}
+
+/// Drive many agents from the host in one call (`throng_agent_set_preferred_velocity`
+/// for each): a velocity whose x and y are both NaN clears the agent's, any other
+/// must be finite. All or nothing, as `throng_agents_set_positions`.
+///
+/// # Safety
+/// As `throng_agents_set_positions`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agents_set_preferred_velocities(
+    world: *mut ThrongWorld,
+    ids: *const u64,
+    velocities: *const ThrongVec2,
+    count: usize,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let (ids, values) = bulk(w, ids, velocities, count)?;
+        let values: Vec<Option<Vec2>> = values
+            .iter()
+            .map(|v| (!(v.x.is_nan() && v.y.is_nan())).then(|| Vec2::new(v.x, v.y)))
+            .collect();
+        Ok(w.world_mut().set_preferred_velocities(&ids, &values)?)
+    })
+}
+
+/// Give many agents a point target each in one call: `points[i]` for `ids[i]`. All
+/// or nothing, as `throng_agents_set_positions`.
+///
+/// # Safety
+/// As `throng_agents_set_positions`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_agents_set_target_points(
+    world: *mut ThrongWorld,
+    ids: *const u64,
+    points: *const ThrongVec2,
+    count: usize,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let (ids, values) = bulk(w, ids, points, count)?;
+        let targets: Vec<Target> = values
+            .iter()
+            .map(|v| Target::Point(Vec2::new(v.x, v.y)))
+            .collect();
+        Ok(w.world_mut().set_each_target(&ids, &targets)?)
+    })
+}

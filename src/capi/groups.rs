@@ -20,7 +20,7 @@ use crate::group::{Behaviour, FieldId, GroupConfig, PathId, WeightedBehaviour};
 pub const THRONG_BEHAVIOUR_SEEK: u32 = 0;
 /// Flee the agent's target; `param`: panic distance (0 = the default).
 pub const THRONG_BEHAVIOUR_FLEE: u32 = 1;
-/// Arrive at the agent's target; `param`: slowing radius (0 = the default).
+/// Arrive at the agent's target; `param`: slowing radius (0 = the default, 6).
 pub const THRONG_BEHAVIOUR_ARRIVE: u32 = 2;
 /// Pursue the agent's target agent.
 pub const THRONG_BEHAVIOUR_PURSUIT: u32 = 3;
@@ -185,12 +185,8 @@ fn behaviour(i: usize, b: &ThrongBehaviourDesc) -> CResult<WeightedBehaviour> {
         THRONG_BEHAVIOUR_OFFSET_PURSUIT => Behaviour::OffsetPursuit(Default::default()),
         THRONG_BEHAVIOUR_LEADER_FOLLOW => Behaviour::LeaderFollow {
             leader: LeaderParams {
-                behind_distance: param_or(
-                    &key,
-                    b.param,
-                    LeaderParams::agent_scale().behind_distance,
-                )?,
-                ..LeaderParams::agent_scale()
+                behind_distance: param_or(&key, b.param, LeaderParams::default().behind_distance)?,
+                ..LeaderParams::default()
             },
             separation: SeparationParams {
                 strength: 2.0,

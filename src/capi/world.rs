@@ -318,6 +318,11 @@ pub unsafe extern "C" fn throng_world_snapshot(
     len: *mut usize,
 ) -> ThrongStatus {
     with_world(world, |w| {
+        // A size query (or a buffer too small) walks the world without encoding it.
+        let needed = w.world().snapshot_len();
+        if cap < needed {
+            return copy_out(std::iter::repeat_n(0u8, needed), buf, cap, len, "buf");
+        }
         let bytes = w.world().snapshot().to_bytes()?;
         copy_out(bytes.iter().copied(), buf, cap, len, "buf")
     })

@@ -31,8 +31,11 @@ pub fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
     x
 }
 
-/// Clamp the length of `v` to at most `max`. A non-positive or non-finite `max`
-/// gives zero; a non-finite `v` gives zero (non-finite values are never spread).
+/// Clamp the length of `v` to at most `max` (within rounding: lengths up to
+/// `max · (1 + 4ε)` are kept as they are, so that a truncated vector, whose rounded
+/// length can lie a hair above `max`, truncates to itself, bit for bit: a host that
+/// writes back the velocity it read changes nothing). A non-positive or non-finite
+/// `max` gives zero; a non-finite `v` gives zero (non-finite values are never spread).
 /// Exact at any finite magnitude: where squaring `v` or `max` would overflow or
 /// fall into subnormals, the lengths are compared after scaling
 /// ([`truncate_scaled`]); otherwise the squares are compared directly.
@@ -44,20 +47,29 @@ pub fn truncate(v: Vec2, max: f32) -> Vec2 {
     }
     let len_sq = v.length_squared();
     let max_sq = max * max;
-    if !(len_sq.is_finite() && max_sq >= f32::MIN_POSITIVE) {
+    if !(len_sq.is_finite() && (f32::MIN_POSITIVE..=SQUARE_ROOM).contains(&max_sq)) {
         return truncate_scaled(v, max);
     }
-    if len_sq > max_sq {
+    if len_sq > max_sq * TRUNCATE_SLACK_SQ {
         v * (max / len_sq.sqrt())
     } else {
         v
     }
 }
 
+/// How far above `max²` a squared length may lie and still count as within `max`
+/// ([`truncate`]): `1 + 8ε`, covering the rounding of a vector just truncated (its
+/// coordinates, their squares and their sum: a few ε at most).
+pub(crate) const TRUNCATE_SLACK_SQ: f32 = 1.0 + 8.0 * f32::EPSILON;
+
+/// The largest `max²` that [`TRUNCATE_SLACK_SQ`] can multiply without overflowing.
+const SQUARE_ROOM: f32 = f32::MAX / 2.0;
+
 /// [`truncate`] for a finite `v` and a positive `max` whose squares would overflow
 /// or lose precision: `v = m u` with `m` its largest absolute coordinate, so that
-/// `|u|` lies in `[1, √2]` and `|v| > max` is `|u| > max / m`; the result is
-/// `u · (max / |u|)`. Nothing is squared beyond 2.
+/// `|u|` lies in `[1, √2]` and `|v| > max` is `|u| > max / m` (with the same slack
+/// of rounding, `4ε` on the length); the result is `u · (max / |u|)`. Nothing is
+/// squared beyond 2.
 #[cold]
 #[must_use]
 pub fn truncate_scaled(v: Vec2, max: f32) -> Vec2 {
@@ -69,7 +81,7 @@ pub fn truncate_scaled(v: Vec2, max: f32) -> Vec2 {
     let len_u = u.length();
     // `max / m` overflows to infinity only when `v` is far shorter than `max`, and
     // underflows to zero only when it is far longer: both compare the right way.
-    if len_u > max / m {
+    if len_u > (max / m) * (1.0 + 4.0 * f32::EPSILON) {
         u * (max / len_u)
     } else {
         v
@@ -278,6 +290,27 @@ mod tests {
     }
 
     #[test]
+    fn a_truncated_vector_truncates_to_itself_bit_for_bit() {
+        // A million vectors of every direction, longer than their limit by up to 20x,
+        // at magnitudes from 1e-30 to 1e30.
+        let mut rng = crate::rng::agent_rng(7, 7);
+        for i in 0..1_000_000 {
+            let u = |rng: &mut crate::rng::AgentRng, a: f32, b: f32| crate::rng::uniform(rng, a, b);
+            let scale = 10f32.powi((i % 61) - 30);
+            let a = u(&mut rng, 0.0, std::f32::consts::TAU);
+            let max = u(&mut rng, 0.1, 10.0) * scale;
+            let v = Vec2::new(a.cos(), a.sin()) * max * u(&mut rng, 0.5, 20.0);
+            let t = truncate(v, max);
+            let again = truncate(t, max);
+            assert_eq!(
+                (again.x.to_bits(), again.y.to_bits()),
+                (t.x.to_bits(), t.y.to_bits()),
+                "{v} {max}"
+            );
+        }
+    }
+
+    #[test]
     fn truncate_clamps_long_vectors_only() {
         assert_eq!(truncate(Vec2::new(3.0, 4.0), 10.0), Vec2::new(3.0, 4.0));
         let t = truncate(Vec2::new(3.0, 4.0), 2.5);
@@ -337,6 +370,17 @@ mod tests {
                 prop_assert!((a - b).abs() <= tol * lt * lv, "direction kept");
             }
             prop_assert!(lt <= lm * (1.0 + 1e-5) || lm < 1e-37);
+            // A truncated vector truncates to itself, bit for bit.
+            let again = truncate(t, max);
+            prop_assert_eq!((again.x.to_bits(), again.y.to_bits()), (t.x.to_bits(), t.y.to_bits()));
+        }
+
+        #[test]
+        fn truncation_at_top_speed_is_idempotent(
+            a in 0.0f32..std::f32::consts::TAU, len in 0.5f32..50.0, max in 0.1f32..10.0,
+        ) {
+            let t = truncate(Vec2::new(a.cos(), a.sin()) * len, max);
+            prop_assert_eq!(truncate(t, max), t);
         }
 
         #[test]

@@ -125,11 +125,13 @@ impl Vec2x4 {
     pub fn truncate(self, max: f32x4) -> Self {
         let len_sq = self.len_sq();
         let max_sq = max * max;
-        let long = len_sq.simd_gt(max_sq);
+        let long = len_sq.simd_gt(max_sq * f32x4::splat(super::TRUNCATE_SLACK_SQ));
         let truncated = Self::select(long, self.scale(max / len_sq.sqrt()), self);
         let keep = max.simd_gt(f32x4::ZERO) & self.finite();
         let out = Self::select(keep, truncated, Self::ZERO);
-        let squares_ok = len_sq.is_finite() & max_sq.simd_ge(f32x4::splat(f32::MIN_POSITIVE));
+        let squares_ok = len_sq.is_finite()
+            & max_sq.simd_ge(f32x4::splat(f32::MIN_POSITIVE))
+            & max_sq.simd_le(f32x4::splat(f32::MAX / 2.0));
         let scaled = keep & !squares_ok;
         if scaled.any() {
             let (v, max) = (self.store(), max.to_array());

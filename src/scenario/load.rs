@@ -115,7 +115,6 @@ struct Mover {
 #[derive(Clone, Debug)]
 pub struct ScenarioState {
     world: crate::world::Snapshot,
-    elapsed: f64,
 }
 
 /// A world built from a profile, with what the profile says about it.
@@ -126,8 +125,6 @@ pub struct Scenario {
     leaders: Vec<AgentId>,
     movers: Vec<Mover>,
     markers: Vec<(usize, Vec2)>,
-    /// Seconds stepped so far: the moving targets' clock.
-    elapsed: f64,
     /// By world group index: whether its agents leave the world on arriving.
     leaving: Vec<bool>,
 }
@@ -301,7 +298,6 @@ impl Scenario {
             leaders: leaders.into_iter().map(|(h, j)| ids[h][j]).collect(),
             movers,
             markers,
-            elapsed: 0.0,
             leaving,
         })
     }
@@ -323,7 +319,8 @@ impl Scenario {
     /// [`crate::ThrongError::NotPositive`] when `dt` is not finite and > 0.
     pub fn step_by(&mut self, dt: f32) -> crate::Result<TickStats> {
         crate::error::positive("dt", dt)?;
-        let time = self.elapsed as f32;
+        // The world's clock, which its snapshots keep.
+        let time = self.world.elapsed() as f32;
         for m in &self.movers {
             let path = &self.profile.layout.paths[m.path];
             if let Some(start) = m.shared {
@@ -349,7 +346,6 @@ impl Scenario {
             }
         }
         let stats = self.world.step(dt)?;
-        self.elapsed += f64::from(dt);
         self.leave()?;
         Ok(stats)
     }
@@ -385,7 +381,6 @@ impl Scenario {
     pub fn save(&self) -> ScenarioState {
         ScenarioState {
             world: self.world.snapshot(),
-            elapsed: self.elapsed,
         }
     }
 
@@ -396,9 +391,7 @@ impl Scenario {
     /// [`World::restore`]'s, when the saved world does not hold together; the
     /// scenario is unchanged then.
     pub fn restore(&mut self, state: &ScenarioState) -> crate::Result<()> {
-        self.world.restore(&state.world)?;
-        self.elapsed = state.elapsed;
-        Ok(())
+        self.world.restore(&state.world)
     }
 
     /// The profile the scenario was built from (after overrides).

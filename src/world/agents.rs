@@ -333,6 +333,113 @@ impl World {
         Ok(())
     }
 
+    /// Set the positions of many agents in one call (`positions[i]` for `ids[i]`): a
+    /// host that moves a group ([`GroupConfig::host_moves`](crate::GroupConfig::host_moves)) writes them back each
+    /// frame this way. All or nothing: nothing is written unless the lengths agree,
+    /// every handle is live and every position finite.
+    ///
+    /// # Errors
+    /// [`ThrongError::InvalidParameter`] for lengths that differ; the errors of
+    /// [`World::set_position`] for the first bad handle or value.
+    pub fn set_positions(&mut self, ids: &[AgentId], positions: &[Vec2]) -> Result<()> {
+        self.check_each(ids, positions, |&p| finite_vec("position", p).map(drop))?;
+        let reach = TELEPORT_RADII * self.max_neighbour_radius();
+        for (&id, &p) in ids.iter().zip(positions) {
+            let Some(row) = self.slots.row(id).map(|r| r as usize) else {
+                continue;
+            };
+            if reach > 0.0 && self.cols.pos[row].distance_squared(p) > reach * reach {
+                self.disturbed += 1;
+            }
+            self.cols.pos[row] = p;
+        }
+        self.queries.invalidate();
+        Ok(())
+    }
+
+    /// Set the velocities of many agents in one call (each truncated to its agent's
+    /// maximum speed), all or nothing, as [`World::set_positions`].
+    ///
+    /// # Errors
+    /// As [`World::set_positions`].
+    pub fn set_velocities(&mut self, ids: &[AgentId], velocities: &[Vec2]) -> Result<()> {
+        self.check_each(ids, velocities, |&v| finite_vec("velocity", v).map(drop))?;
+        for (&id, &v) in ids.iter().zip(velocities) {
+            let Some(row) = self.slots.row(id).map(|r| r as usize) else {
+                continue;
+            };
+            self.cols.vel[row] = truncate(v, self.cols.max_speed[row]);
+            self.cols.unit_vel[row] = normalize_or_zero(self.cols.vel[row]);
+        }
+        Ok(())
+    }
+
+    /// Set (or with `None` clear) the preferred velocities of many host-driven agents
+    /// in one call, all or nothing, as [`World::set_positions`].
+    ///
+    /// # Errors
+    /// As [`World::set_positions`].
+    pub fn set_preferred_velocities(
+        &mut self,
+        ids: &[AgentId],
+        velocities: &[Option<Vec2>],
+    ) -> Result<()> {
+        self.check_each(ids, velocities, |v| match v {
+            Some(v) => finite_vec("preferred velocity", *v).map(drop),
+            None => Ok(()),
+        })?;
+        if velocities.iter().any(Option::is_some) {
+            self.cols.start_host_driving();
+        }
+        for (&id, v) in ids.iter().zip(velocities) {
+            let Some(row) = self.slots.row(id).map(|r| r as usize) else {
+                continue;
+            };
+            if let Some(p) = self.cols.preferred.get_mut(row) {
+                *p = v.unwrap_or(Vec2::NAN);
+            }
+        }
+        Ok(())
+    }
+
+    /// Set the primary target of each of many agents in one call (`targets[i]` for
+    /// `ids[i]`; [`World::set_targets`] gives them all one), all or nothing, as
+    /// [`World::set_positions`].
+    ///
+    /// # Errors
+    /// As [`World::set_positions`]; an agent target must be live.
+    pub fn set_each_target(&mut self, ids: &[AgentId], targets: &[Target]) -> Result<()> {
+        self.check_each(ids, targets, |&t| self.check_target(t))?;
+        for (&id, &t) in ids.iter().zip(targets) {
+            let Some(row) = self.slots.row(id).map(|r| r as usize) else {
+                continue;
+            };
+            self.cols.target[row] = t;
+        }
+        Ok(())
+    }
+
+    /// Check a bulk write before any of it is made: as many values as handles, every
+    /// handle live, every value accepted by `check`.
+    fn check_each<T>(
+        &self,
+        ids: &[AgentId],
+        values: &[T],
+        check: impl Fn(&T) -> Result<()>,
+    ) -> Result<()> {
+        if ids.len() != values.len() {
+            return Err(ThrongError::InvalidParameter {
+                field: "values".to_string(),
+                reason: format!("{} values for {} agents", values.len(), ids.len()),
+            });
+        }
+        for (&id, v) in ids.iter().zip(values) {
+            self.row(id)?;
+            check(v)?;
+        }
+        Ok(())
+    }
+
     /// Set an agent's heading.
     pub fn set_heading(&mut self, id: AgentId, heading: f32) -> Result<()> {
         finite("heading", heading)?;

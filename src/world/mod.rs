@@ -155,6 +155,9 @@ pub struct World {
     last: TickStats,
     /// The `dt` of the last tick (0 before the first), for debug drawing.
     last_dt: f32,
+    /// Seconds stepped so far (the sum of the ticks' `dt`, in f64): the clock of
+    /// whatever a host moves with time, kept in snapshots.
+    elapsed: f64,
     /// Why a tick panicked, if one did: the columns may be half-written then, so every
     /// later step is refused until a snapshot is restored.
     panicked: Option<String>,
@@ -220,6 +223,7 @@ impl World {
             tick: 0,
             last: TickStats::default(),
             last_dt: 0.0,
+            elapsed: 0.0,
             panicked: None,
             #[cfg(test)]
             panic_next_tick: false,
@@ -647,70 +651,35 @@ impl World {
         self.tick
     }
 
+    /// Seconds stepped so far: the sum of every tick's `dt` (in f64), kept in
+    /// snapshots; the clock of a profile's moving targets.
+    #[must_use]
+    pub fn elapsed(&self) -> f64 {
+        self.elapsed
+    }
+
     /// Statistics of the last tick.
     #[must_use]
     pub fn last_stats(&self) -> TickStats {
         self.last
     }
 
-    /// A 64-bit FNV-1a hash of every column's bits, in row order: equal hashes
-    /// mean (with overwhelming probability) bitwise equal worlds.
+    /// A 64-bit hash (FNV-1a) of the world's whole state: exactly what a
+    /// [`Snapshot`] holds (configuration, groups, scene, paths, goal fields, every
+    /// agent's columns — body, motion, targets, offsets, routes, preferred velocities,
+    /// random streams, behaviour memory, arrival state, last output — the handle
+    /// table, the tick and the clock), in its binary form, less the world's tag
+    /// (which tells handles of different worlds apart): equal hashes mean (with
+    /// overwhelming probability) worlds whose next ticks are bitwise equal, and worlds
+    /// built alike hash alike.
     ///
     /// The lockstep desync check: peers that start from the same world (or the same
     /// [`Snapshot`]) and apply the same inputs before the same ticks have equal hashes
     /// after every tick, whatever their thread counts; compare them every few ticks
-    /// and resynchronise from a snapshot when they differ.
+    /// and resynchronise from a snapshot when they differ. It walks the state once
+    /// without allocating (about as long as encoding a snapshot).
     #[must_use]
     pub fn state_hash(&self) -> u64 {
-        let mut h = Fnv::default();
-        let c = &self.cols;
-        for r in 0..c.len() {
-            h.u64(c.id[r].key());
-            h.u64(c.group[r] as u64);
-            for v in [c.pos[r], c.vel[r], c.memory[r].wander, c.out[r].linear] {
-                h.f32(v.x);
-                h.f32(v.y);
-            }
-            for f in [
-                c.heading[r],
-                c.rotation[r],
-                c.mass[r],
-                c.max_speed[r],
-                c.max_force[r],
-                c.radius[r],
-                c.memory[r].path_progress,
-                c.out[r].angular,
-            ] {
-                h.f32(f);
-            }
-            if let Some(p) = c.preferred.get(r) {
-                h.f32(p.x);
-                h.f32(p.y);
-            }
-            let mut rng = c.rng[r].clone();
-            h.u64(rand_core::Rng::next_u64(&mut rng));
-        }
-        h.0
-    }
-}
-
-/// FNV-1a over 64 bits.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn u64(&mut self, v: u64) {
-        for b in v.to_le_bytes() {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn f32(&mut self, v: f32) {
-        self.u64(v.to_bits() as u64);
+        self.state_view().hash()
     }
 }

@@ -15,7 +15,14 @@ use crate::scene::{FieldSpec, GoalField, Obstacle, Path, Wall};
 use super::{World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 5;
+pub const SNAPSHOT_VERSION: u32 = 6;
+
+/// The first bytes of [`Snapshot::to_bytes`]'s form.
+const MAGIC: &[u8; 4] = b"THRG";
+
+/// Bytes around the payload: the magic, the payload's length (u64, little-endian)
+/// before it, its CRC-32 (u32, little-endian) after it.
+const FRAME: usize = MAGIC.len() + 8 + 4;
 
 /// A world's whole state between two ticks ([`World::snapshot`]): configuration,
 /// groups, walls, obstacles, paths and goal fields (what they are built from), every agent's columns (body, motion, targets,
@@ -43,27 +50,139 @@ pub struct Snapshot {
     slots: Slots,
     sighted_by: Vec<AgentId>,
     tick: u64,
+    elapsed: f64,
     disturbed: usize,
 }
 
+/// A [`Snapshot`] borrowed from its world: the same fields in the same order, so its
+/// encoding is the snapshot's payload, byte for byte. What the state hash and the
+/// snapshot's size are computed from, without copying the world.
+#[derive(Serialize)]
+pub(super) struct StateView<'a> {
+    version: u32,
+    config: &'a WorldConfig,
+    groups: &'a [GroupConfig],
+    removed_groups: &'a [bool],
+    walls: &'a [Wall],
+    obstacles: &'a [Obstacle],
+    paths: &'a [Option<Path>],
+    fields: Vec<Option<(&'a FieldSpec, &'a [u16])>>,
+    cols: &'a Columns,
+    slots: &'a Slots,
+    sighted_by: &'a [AgentId],
+    tick: u64,
+    elapsed: f64,
+    disturbed: usize,
+}
+
+impl StateView<'_> {
+    /// FNV-1a (64 bits) of the encoding, world tags left out.
+    pub(super) fn hash(&self) -> u64 {
+        crate::agents::untagged(|| {
+            postcard::serialize_with_flavor(self, Fnv(0xcbf2_9ce4_8422_2325)).unwrap_or(0)
+        })
+    }
+
+    /// Bytes of the encoding.
+    fn encoded_len(&self) -> usize {
+        postcard::serialize_with_flavor(self, Count(0)).unwrap_or(0)
+    }
+}
+
+/// A postcard flavor that hashes the bytes (FNV-1a over 64 bits) instead of storing
+/// them.
+struct Fnv(u64);
+
+impl postcard::ser_flavors::Flavor for Fnv {
+    type Output = u64;
+
+    fn try_push(&mut self, byte: u8) -> postcard::Result<()> {
+        self.0 ^= u64::from(byte);
+        self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        Ok(())
+    }
+
+    fn finalize(self) -> postcard::Result<u64> {
+        Ok(self.0)
+    }
+}
+
+/// A postcard flavor that counts the bytes.
+struct Count(usize);
+
+impl postcard::ser_flavors::Flavor for Count {
+    type Output = usize;
+
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.0 += data.len();
+        Ok(())
+    }
+
+    fn try_push(&mut self, _: u8) -> postcard::Result<()> {
+        self.0 += 1;
+        Ok(())
+    }
+
+    fn finalize(self) -> postcard::Result<usize> {
+        Ok(self.0)
+    }
+}
+
 impl Snapshot {
-    /// The compact binary form (postcard).
+    /// The compact binary form: `THRG`, the payload's length (u64, little-endian),
+    /// the payload (postcard), and a CRC-32 of everything before it (u32,
+    /// little-endian), so that a snapshot corrupted on disk or on the wire is refused
+    /// rather than loaded as another world.
     ///
     /// # Errors
     /// [`ThrongError::InvalidSnapshot`] if encoding fails (it does not for a
     /// snapshot taken from a world).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        postcard::to_allocvec(self).map_err(|e| ThrongError::InvalidSnapshot(e.to_string()))
+        let mut out = Vec::with_capacity(FRAME + self.cols.len() * 128);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&[0; 8]);
+        let mut out = postcard::to_extend(self, out)
+            .map_err(|e| ThrongError::InvalidSnapshot(e.to_string()))?;
+        let payload = (out.len() - MAGIC.len() - 8) as u64;
+        out[MAGIC.len()..MAGIC.len() + 8].copy_from_slice(&payload.to_le_bytes());
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        Ok(out)
     }
 
     /// Decode [`Snapshot::to_bytes`]'s form.
     ///
     /// # Errors
-    /// [`ThrongError::InvalidSnapshot`] for bytes that are not a snapshot of this
-    /// version.
+    /// [`ThrongError::InvalidSnapshot`] for bytes that are not a whole snapshot of
+    /// this version as written: truncated, extended or altered anywhere (the
+    /// checksum), or of another version.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let s: Self =
-            postcard::from_bytes(bytes).map_err(|e| ThrongError::InvalidSnapshot(e.to_string()))?;
+        let bad = |why: String| ThrongError::InvalidSnapshot(why);
+        if bytes.len() < FRAME || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(bad("not a throng snapshot (no THRG header)".into()));
+        }
+        let mut len = [0; 8];
+        len.copy_from_slice(&bytes[MAGIC.len()..MAGIC.len() + 8]);
+        let payload = u64::from_le_bytes(len);
+        let expected = (FRAME as u64).checked_add(payload);
+        if expected != Some(bytes.len() as u64) {
+            return Err(bad(format!(
+                "{} bytes where the header promises {} (truncated or extended)",
+                bytes.len(),
+                expected.map_or_else(|| "more than can be".to_string(), |e| e.to_string())
+            )));
+        }
+        let (body, tail) = bytes.split_at(bytes.len() - 4);
+        let mut crc = [0; 4];
+        crc.copy_from_slice(tail);
+        if crc32fast::hash(body) != u32::from_le_bytes(crc) {
+            return Err(bad("checksum mismatch (the bytes were altered)".into()));
+        }
+        let (s, rest): (Self, _) =
+            postcard::take_from_bytes(&body[MAGIC.len() + 8..]).map_err(|e| bad(e.to_string()))?;
+        if !rest.is_empty() {
+            return Err(bad(format!("{} bytes after the snapshot", rest.len())));
+        }
         s.check_version()?;
         Ok(s)
     }
@@ -121,8 +240,41 @@ impl World {
             slots: self.slots.clone(),
             sighted_by: self.sighted_by.clone(),
             tick: self.tick,
+            elapsed: self.elapsed,
             disturbed: self.disturbed,
         }
+    }
+
+    /// The world as a [`StateView`].
+    pub(super) fn state_view(&self) -> StateView<'_> {
+        StateView {
+            version: SNAPSHOT_VERSION,
+            config: &self.config,
+            groups: &self.groups,
+            removed_groups: &self.removed_groups,
+            walls: self.walls(),
+            obstacles: self.obstacles(),
+            paths: &self.paths,
+            fields: self
+                .fields
+                .iter()
+                .map(|f| f.as_ref().map(|f| (f.spec(), f.crowd())))
+                .collect(),
+            cols: &self.cols,
+            slots: &self.slots,
+            sighted_by: &self.sighted_by,
+            tick: self.tick,
+            elapsed: self.elapsed,
+            disturbed: self.disturbed,
+        }
+    }
+
+    /// The length of [`Snapshot::to_bytes`] of [`World::snapshot`], found without
+    /// copying or encoding the world into memory (for a host that sizes its buffer
+    /// first).
+    #[must_use]
+    pub fn snapshot_len(&self) -> usize {
+        FRAME + self.state_view().encoded_len()
     }
 
     /// A world rebuilt from a snapshot, on the global thread pool: a copy of the
@@ -131,10 +283,25 @@ impl World {
     /// # Errors
     /// [`ThrongError::InvalidSnapshot`] when the snapshot is of another version or
     /// does not hold together (columns of different lengths, a group or handle that
-    /// does not exist, a value no spawn accepts); the group, wall and path errors of [`World::add_group`],
-    /// [`World::set_walls`] and [`World::add_path`] for invalid contents.
+    /// does not exist, a value no call accepts: a speed above the agent's top speed,
+    /// say), or holds groups, walls or paths [`World::add_group`], [`World::set_walls`]
+    /// or [`World::add_path`] would refuse.
     pub fn from_snapshot(snapshot: Snapshot) -> Result<World> {
-        World::from_snapshot_reusing(snapshot, &[])
+        World::from_snapshot_checked(snapshot, &[])
+    }
+
+    /// [`World::from_snapshot_reusing`], every error an [`ThrongError::InvalidSnapshot`]
+    /// (a snapshot whose groups or walls are refused is not a snapshot a world made).
+    fn from_snapshot_checked(
+        snapshot: Snapshot,
+        built: &[Option<Arc<GoalField>>],
+    ) -> Result<World> {
+        World::from_snapshot_reusing(snapshot, built).map_err(|e| match e {
+            ThrongError::InvalidSnapshot(_) => e,
+            other => {
+                ThrongError::InvalidSnapshot(format!("it holds what a world refuses: {other}"))
+            }
+        })
     }
 
     /// [`World::from_snapshot`], taking each goal field from `built` (by id) where it
@@ -158,6 +325,7 @@ impl World {
             slots,
             sighted_by,
             tick,
+            elapsed,
             disturbed,
             ..
         } = snapshot;
@@ -228,6 +396,10 @@ impl World {
         world.slots = slots;
         world.sighted_by = sighted_by;
         world.tick = tick;
+        if !elapsed.is_finite() || elapsed < 0.0 {
+            return Err(bad("a clock that is not a finite time"));
+        }
+        world.elapsed = elapsed;
         world.disturbed = disturbed;
         Ok(world)
     }
@@ -243,7 +415,7 @@ impl World {
         let same_scene = same_walls(self.walls(), &snapshot.walls)
             && self.obstacles() == snapshot.obstacles.as_slice();
         let built: &[Option<Arc<GoalField>>] = if same_scene { &self.fields } else { &[] };
-        let mut restored = World::from_snapshot_reusing(snapshot.clone(), built)?;
+        let mut restored = World::from_snapshot_checked(snapshot.clone(), built)?;
         restored.pool = self.pool.take();
         // Keep this world's working buffers, so that the ticks after a restore (every
         // frame, in rollback networking) do not allocate and touch them afresh. Their

@@ -119,6 +119,7 @@ impl World {
             moved
         });
         self.tick += 1;
+        self.elapsed += f64::from(dt);
         timed(&mut t.fields_ns, || self.recount_fields());
         t.total_ns = elapsed_ns(start);
 
