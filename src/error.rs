@@ -33,11 +33,15 @@ pub enum ThrongError {
         value: f32,
     },
     /// The handle names no live agent (never spawned, or despawned since).
-    #[error("unknown or despawned agent {0}")]
+    #[error("unknown or despawned agent {0} (handle {bits:#018x})", bits = .0.to_bits())]
     UnknownAgent(AgentId),
     /// The handle belongs to another world (one not restored from this world's
     /// snapshots, nor this one from its).
-    #[error("agent {0} belongs to another world ({world}) than this one", world = .0.world())]
+    #[error(
+        "agent {0} (handle {bits:#018x}) belongs to another world ({world}) than this one",
+        bits = .0.to_bits(),
+        world = .0.world()
+    )]
     ForeignAgent(AgentId),
     /// The group index names no group of this world.
     #[error("unknown group {0}")]
@@ -67,9 +71,8 @@ pub enum ThrongError {
     /// The agents asked for would not fit in the memory available (an estimate, see
     /// [`crate::memory`]); nothing was spawned.
     #[error(
-        "{agents} agents need about {} ({} bytes each), but only {} is available",
-        crate::memory::human(*needed),
-        needed.checked_div(*agents as u64).unwrap_or(0),
+        "{agents} agents need {}, but only {} is available",
+        needs(*needed, *agents),
         crate::memory::human(*available)
     )]
     OutOfMemory {
@@ -80,6 +83,19 @@ pub enum ThrongError {
         /// Bytes available to the process.
         available: u64,
     },
+}
+
+/// What `agents` need, for [`ThrongError::OutOfMemory`]'s message: about `needed`
+/// bytes and so many each, or more than can be counted.
+fn needs(needed: u64, agents: usize) -> String {
+    if needed == u64::MAX {
+        return "more memory than can be counted".to_string();
+    }
+    format!(
+        "about {} ({} bytes each)",
+        crate::memory::human(needed),
+        needed.checked_div(agents as u64).unwrap_or(0)
+    )
 }
 
 /// Result alias of the engine.

@@ -149,6 +149,12 @@ mod tests {
             }
             other => panic!("{other}"),
         }
+        assert!(
+            e.to_string().contains("more memory than can be counted"),
+            "{e}"
+        );
+        // A crowd too large for this machine but countable says how much it needs.
+        let e = check_fits(0, 1 << 40, IndexKind::Grid).unwrap_err();
         assert!(e.to_string().contains("agents need about"), "{e}");
         // A handful always fits.
         assert!(check_fits(0, 10, IndexKind::KdTree).is_ok());

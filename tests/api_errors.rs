@@ -229,3 +229,20 @@ fn group_targets_of_a_large_world_reach_exactly_the_group() {
         assert_eq!(w.target(id).unwrap(), want, "agent {i}");
     }
 }
+
+#[test]
+fn messages_name_handles_as_the_caller_holds_them() {
+    let (mut w, _, a) = world();
+    w.despawn(a).unwrap();
+    let e = w.set_position(a, Vec2::ONE).unwrap_err().to_string();
+    assert!(e.contains(&format!("{:#018x}", a.to_bits())), "{e}");
+    let mut other = World::default();
+    let g = other.add_group(GroupConfig::new("g")).unwrap();
+    let foreign = other.spawn(AgentSpec::new(g, Vec2::ZERO)).unwrap();
+    let e = w.set_position(foreign, Vec2::ONE).unwrap_err().to_string();
+    assert!(e.contains("another world"), "{e}");
+    // A reservation no machine can hold says so, without a per-agent figure of 1 byte.
+    let e = w.reserve(usize::MAX).unwrap_err().to_string();
+    assert!(!e.contains("(1 bytes each)"), "{e}");
+    assert_eq!(w.len(), 0);
+}

@@ -81,8 +81,18 @@ fn bad_queries_are_refused() {
     assert!(w.agents_within(Vec2::NAN, 1.0, None, &mut out).is_err());
     assert!(w.agents_within(Vec2::ZERO, -1.0, None, &mut out).is_err());
     assert!(w
-        .agents_within(Vec2::ZERO, f32::INFINITY, None, &mut out)
+        .agents_within(Vec2::ZERO, f32::NAN, None, &mut out)
         .is_err());
+    // Infinity is everywhere, as for `nearest_agent`: every agent, nearest first.
+    w.agents_within(Vec2::ZERO, f32::INFINITY, None, &mut out)
+        .unwrap();
+    assert_eq!(out.len(), 50);
+    assert_eq!(
+        Some(out[0]),
+        w.nearest_agent(Vec2::ZERO, f32::INFINITY, None).unwrap()
+    );
+    let d = |id| w.position(id).unwrap().length();
+    assert!(out.windows(2).all(|p| d(p[0]) <= d(p[1])));
     // A group of another world with more groups than this one has.
     let mut other = World::default();
     other.add_group(throng::GroupConfig::new("a")).unwrap();

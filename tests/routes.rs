@@ -5,6 +5,7 @@ use glam::Vec2;
 use throng::behaviours::path::PathFollowParams;
 use throng::group::PathId;
 use throng::prelude::*;
+use throng::world::Arrival;
 
 const DT: f32 = 1.0 / 30.0;
 
@@ -73,6 +74,10 @@ fn a_group_without_a_path_moves_only_the_agents_given_one() {
     }
     assert_eq!(w.position(idle).unwrap(), Vec2::ZERO);
     assert!(w.position(walker).unwrap().distance(Vec2::new(5.0, -5.0)) < 1.0);
+    // The end of its own open path is its goal: it reports arriving there; the agent
+    // with neither target nor path has no target.
+    assert_eq!(w.arrival(walker).unwrap(), Arrival::Arrived);
+    assert_eq!(w.arrival(idle).unwrap(), Arrival::NoTarget);
     // Taken away, the agent gets no force from the behaviour any more.
     w.set_agent_path(walker, None).unwrap();
     assert_eq!(w.agent_path(walker).unwrap(), None);

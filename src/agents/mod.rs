@@ -413,11 +413,12 @@ impl Columns {
                 target2: self.target2(r),
                 offset: self.offset(r),
             };
-            // A speed above the top speed (beyond rounding) is one no tick or setter
-            // leaves: the avoidance's programs square speeds on that promise.
+            // A speed above the top speed (beyond rounding, which among subnormals is
+            // a step of 1.4e-45) is one no tick or setter leaves: the avoidance's
+            // programs square speeds on that promise.
             let speed = f64::from(self.vel[r].x).hypot(f64::from(self.vel[r].y));
             let ok = spec.validate().is_ok()
-                && speed <= f64::from(self.max_speed[r]) * (1.0 + 1e-5)
+                && speed <= f64::from(self.max_speed[r]) * (1.0 + 1e-5) + 1e-44
                 && self.unit_vel[r].is_finite()
                 && self.memory[r].wander.is_finite()
                 && self.memory[r].path_progress.is_finite()

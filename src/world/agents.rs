@@ -255,6 +255,39 @@ impl World {
         &self.cols.max_speed
     }
 
+    /// Masses, by row.
+    #[must_use]
+    pub fn masses(&self) -> &[f32] {
+        &self.cols.mass
+    }
+
+    /// Maximum steering forces, by row.
+    #[must_use]
+    pub fn max_forces(&self) -> &[f32] {
+        &self.cols.max_force
+    }
+
+    /// An agent's body limits (what [`World::set_limits`] sets).
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn limits(&self, id: AgentId) -> Result<crate::integrate::Limits> {
+        let row = self.row(id)?;
+        Ok(crate::integrate::Limits {
+            mass: self.cols.mass[row],
+            max_force: self.cols.max_force[row],
+            max_speed: self.cols.max_speed[row],
+        })
+    }
+
+    /// An agent's body radius (what [`World::set_radius`] sets).
+    ///
+    /// # Errors
+    /// An unknown handle.
+    pub fn radius(&self, id: AgentId) -> Result<f32> {
+        Ok(self.cols.radius[self.row(id)?])
+    }
+
     /// The steering force (or kinematic velocity) computed for each row in the
     /// last tick.
     pub fn forces(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {

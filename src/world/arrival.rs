@@ -6,7 +6,7 @@ use glam::Vec2;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::agents::{AgentId, Columns, Slots, Target};
+use crate::agents::{own_path, AgentId, Columns, Slots, Target};
 use crate::error::Result;
 use crate::scene::{FieldSample, GoalField};
 
@@ -204,6 +204,7 @@ fn arrival_pass<'f>(
     slots: &Slots,
     dt: f32,
     field_of: impl Fn(usize) -> Option<&'f GoalField> + Sync,
+    route_end_of: impl Fn(usize) -> Option<Vec2> + Sync,
 ) -> bool {
     arrival
         .par_chunks_mut(ARRIVAL_CHUNK)
@@ -223,14 +224,18 @@ fn arrival_pass<'f>(
                 memories.iter_mut().zip(bodies).enumerate()
             {
                 let field = field_of(start + k);
+                // Without a target, the end of the agent's own open path is its goal.
+                let goal = match target {
+                    Target::None => route_end_of(start + k),
+                    _ => goal_of(target, slots, b.pos),
+                };
                 // An agent that had no target and still has none, and follows no
-                // field, is left as it is (`next` would write back the same memory):
-                // for it the pass reads two columns, not six, and writes none.
-                if target == Target::None && field.is_none() && *m == ArrivalMemory::WITHOUT_TARGET
-                {
+                // field nor path, is left as it is (`next` would write back the same
+                // memory): for it the pass reads two columns, not six, and writes none.
+                if goal.is_none() && field.is_none() && *m == ArrivalMemory::WITHOUT_TARGET {
                     continue;
                 }
-                let aim = aim_of(goal_of(target, slots, b.pos), field, *p);
+                let aim = aim_of(goal, field, *p);
                 *m = next(*m, aim, *p, (v.length(), *max_speed, *radius), dt);
                 any |= m.changed;
             }
@@ -253,6 +258,7 @@ impl World {
             radius,
             target,
             arrival,
+            route,
             ..
         } = &mut self.cols;
         let slots = &self.slots;
@@ -267,13 +273,21 @@ impl World {
         };
         // Worlds where no group follows a field read no group column: the pass is
         // compiled for them with no field at all.
-        let changed = if plans.iter().any(|p| p.field.is_some()) {
-            arrival_pass(arrival, &bodies, slots, dt, |row| {
-                let f = plans[usize::from(group[row])].field?;
-                fields.get(f.index())?.as_deref()
-            })
-        } else {
-            arrival_pass(arrival, &bodies, slots, dt, |_| None)
+        // Nor, where no agent has a path of its own, the route column.
+        let (route, paths) = (route.rows(), &self.paths);
+        let route_end = |row: usize| {
+            let path = paths.get(own_path(route, row)?)?.as_ref()?;
+            (!path.is_looped()).then(|| path.last_point())
+        };
+        let field_of = |row: usize| {
+            let f = plans[usize::from(group[row])].field?;
+            fields.get(f.index())?.as_deref()
+        };
+        let changed = match (plans.iter().any(|p| p.field.is_some()), route.is_empty()) {
+            (true, false) => arrival_pass(arrival, &bodies, slots, dt, field_of, route_end),
+            (true, true) => arrival_pass(arrival, &bodies, slots, dt, field_of, |_| None),
+            (false, false) => arrival_pass(arrival, &bodies, slots, dt, |_| None, route_end),
+            (false, true) => arrival_pass(arrival, &bodies, slots, dt, |_| None, |_| None),
         };
         self.arrival_events.clear();
         if changed {

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use glam::Vec2;
 
 use crate::agents::{AgentId, GroupId};
-use crate::error::{finite_vec, non_negative, Result, ThrongError};
+use crate::error::{finite_vec, Result, ThrongError};
 use crate::spatial::{IndexKind, SpatialIndex};
 
 use super::World;
@@ -58,12 +58,13 @@ impl World {
         rows.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     }
 
-    /// The agents whose current position is within `radius` of `point` (inclusive),
-    /// of `group` when given, nearest first (ties by handle), into `out` (cleared
+    /// The agents whose current position is within `radius` of `point` (inclusive;
+    /// `f32::INFINITY` for any distance, as [`World::nearest_agent`] takes it), of
+    /// `group` when given, nearest first (ties by handle), into `out` (cleared
     /// first). Positions are those after the last tick and any change since.
     ///
     /// # Errors
-    /// A non-finite `point`, a negative or non-finite `radius`, an unknown group.
+    /// A non-finite `point`, a `radius` that is NaN or negative, an unknown group.
     pub fn agents_within(
         &self,
         point: Vec2,
@@ -72,12 +73,33 @@ impl World {
         out: &mut Vec<AgentId>,
     ) -> Result<()> {
         finite_vec("point", point)?;
-        non_negative("radius", radius)?;
+        if radius.is_nan() {
+            return Err(ThrongError::NonFinite {
+                field: "radius",
+                value: radius,
+            });
+        }
+        if radius < 0.0 {
+            return Err(ThrongError::Negative {
+                field: "radius",
+                value: radius,
+            });
+        }
         if let Some(g) = group {
             self.group(g).ok_or(ThrongError::UnknownGroup(g))?;
         }
         let mut rows = Vec::new();
-        self.rows_within(point, radius, group, &mut rows);
+        if radius.is_infinite() {
+            // Everywhere, as `nearest_agent` takes it: every agent, nearest first.
+            let cols = &self.cols;
+            rows.extend((0..cols.len()).filter_map(|row| {
+                let in_group = group.is_none_or(|g| usize::from(cols.group[row]) == g.index());
+                in_group.then(|| (cols.pos[row].distance_squared(point), cols.id[row], row))
+            }));
+            rows.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        } else {
+            self.rows_within(point, radius, group, &mut rows);
+        }
         out.clear();
         out.extend(rows.iter().map(|&(_, id, _)| id));
         Ok(())

@@ -29,9 +29,11 @@ const FRAME: usize = MAGIC.len() + 8 + 4;
 /// random stream, behaviour memory, walker plan, last steering output), the handle
 /// table, the leader-sight marks and the tick counter. What a tick rebuilds (the
 /// neighbour index, scratch) is left out. Serde-serialisable; [`Snapshot::to_bytes`]
-/// and [`Snapshot::from_bytes`] give a compact binary form: about 110-130 bytes per
-/// agent (the bundled flock, arena, city and leader squads at 600 agents), 175 with
-/// the approach walker's plans.
+/// and [`Snapshot::from_bytes`] give a compact binary form with a checksum: about
+/// 110-135 bytes per agent (the bundled flock, arena, city, leader squads, crossings
+/// and evacuation at 600 agents), 177 with the approach walker's plans, about 215
+/// with every per-agent column in use (host-driven velocities, own paths, second
+/// targets, offsets).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Snapshot {
     version: u32,
