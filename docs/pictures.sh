@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's pictures, drawn by `throng run`: the city profile's trails
+# The pictures of the README and the guide, drawn by `throng run`: the city profile's trails
 # (docs/city.png, --png), a short animation of it (docs/city.gif, --animate), and
 # the maze's crowd on its goal field (docs/maze-field.png, --field).
 # The runs are deterministic, so CI draws them again and fails when a committed

@@ -768,6 +768,49 @@ ThrongStatus throng_world_nearest_agent(ThrongWorld *world,
                                         uint64_t *out,
                                         bool *found);
 
+// Move many agents in one call: `positions[i]` for `ids[i]`, `count` of each. All or
+// nothing: nothing is written unless every handle is live and every position finite
+// (50,000 in well under a millisecond, against one call each).
+//
+// # Safety
+// `world` is null or a live world; `ids` and `positions` null (with `count` 0) or
+// `count` readable items each.
+ThrongStatus throng_agents_set_positions(ThrongWorld *world,
+                                         const uint64_t *ids,
+                                         const ThrongVec2 *positions,
+                                         size_t count);
+
+// Set many agents' velocities in one call (each truncated to its agent's maximum
+// speed), all or nothing, as `throng_agents_set_positions`.
+//
+// # Safety
+// As `throng_agents_set_positions`.
+ThrongStatus throng_agents_set_velocities(ThrongWorld *world,
+                                          const uint64_t *ids,
+                                          const ThrongVec2 *velocities,
+                                          size_t count);
+
+// Drive many agents from the host in one call (`throng_agent_set_preferred_velocity`
+// for each): a velocity whose x and y are both NaN clears the agent's, any other
+// must be finite. All or nothing, as `throng_agents_set_positions`.
+//
+// # Safety
+// As `throng_agents_set_positions`.
+ThrongStatus throng_agents_set_preferred_velocities(ThrongWorld *world,
+                                                    const uint64_t *ids,
+                                                    const ThrongVec2 *velocities,
+                                                    size_t count);
+
+// Give many agents a point target each in one call: `points[i]` for `ids[i]`. All
+// or nothing, as `throng_agents_set_positions`.
+//
+// # Safety
+// As `throng_agents_set_positions`.
+ThrongStatus throng_agents_set_target_points(ThrongWorld *world,
+                                             const uint64_t *ids,
+                                             const ThrongVec2 *points,
+                                             size_t count);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -286,6 +286,29 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
             Null => throng_world_spawn_many(w, &spec, 1, null_mut()),
             Inv => throng_world_spawn_many(w, [spec, ThrongAgentDesc { max_speed: NAN, ..spec }].as_ptr(), 2, buf.as_mut_ptr()));
         check!(throng_world_despawn: Null => throng_world_despawn(null_mut(), id), Stale => throng_world_despawn(w, stale));
+        let (one, at) = ([id], [v(1.0, 1.0)]);
+        let (stale_one, nan) = ([stale], [v(NAN, 1.0)]);
+        check!(throng_agents_set_positions:
+            Null => throng_agents_set_positions(null_mut(), one.as_ptr(), at.as_ptr(), 1),
+            Null => throng_agents_set_positions(w, null(), at.as_ptr(), 1),
+            Null => throng_agents_set_positions(w, one.as_ptr(), null(), 1),
+            Stale => throng_agents_set_positions(w, stale_one.as_ptr(), at.as_ptr(), 1),
+            Inv => throng_agents_set_positions(w, one.as_ptr(), nan.as_ptr(), 1));
+        check!(throng_agents_set_velocities:
+            Null => throng_agents_set_velocities(null_mut(), one.as_ptr(), at.as_ptr(), 1),
+            Null => throng_agents_set_velocities(w, null(), at.as_ptr(), 1),
+            Stale => throng_agents_set_velocities(w, stale_one.as_ptr(), at.as_ptr(), 1),
+            Inv => throng_agents_set_velocities(w, one.as_ptr(), nan.as_ptr(), 1));
+        check!(throng_agents_set_preferred_velocities:
+            Null => throng_agents_set_preferred_velocities(null_mut(), one.as_ptr(), at.as_ptr(), 1),
+            Null => throng_agents_set_preferred_velocities(w, one.as_ptr(), null(), 1),
+            Stale => throng_agents_set_preferred_velocities(w, stale_one.as_ptr(), at.as_ptr(), 1),
+            Inv => throng_agents_set_preferred_velocities(w, one.as_ptr(), nan.as_ptr(), 1));
+        check!(throng_agents_set_target_points:
+            Null => throng_agents_set_target_points(null_mut(), one.as_ptr(), at.as_ptr(), 1),
+            Null => throng_agents_set_target_points(w, null(), at.as_ptr(), 1),
+            Stale => throng_agents_set_target_points(w, stale_one.as_ptr(), at.as_ptr(), 1),
+            Inv => throng_agents_set_target_points(w, one.as_ptr(), nan.as_ptr(), 1));
         check!(throng_world_contains: Null => throng_world_contains(null_mut(), id, &mut bool_out), Null => throng_world_contains(w, id, null_mut()));
         check!(throng_agent_position:
             Null => throng_agent_position(null_mut(), id, &mut vec_out),
@@ -917,5 +940,83 @@ fn a_goal_field_through_the_abi_steps_as_the_rust_api_does() {
             ThrongStatus::InvalidArgument
         );
         ok(throng_world_free(w));
+    }
+}
+
+#[test]
+fn bulk_writes_take_arrays_all_or_nothing() {
+    let f = Fixture::new();
+    let mut p = ThrongVec2::default();
+    unsafe {
+        let ids = [f.walker];
+        ok(throng_agents_set_positions(
+            f.world,
+            ids.as_ptr(),
+            [v(3.0, 4.0)].as_ptr(),
+            1,
+        ));
+        ok(throng_agent_position(f.world, f.walker, &mut p));
+        assert_eq!((p.x, p.y), (3.0, 4.0));
+        // A NaN, a null array, a stale handle: refused, nothing written.
+        let s = throng_agents_set_positions(f.world, ids.as_ptr(), [v(NAN, 0.0)].as_ptr(), 1);
+        assert_eq!(s, ThrongStatus::InvalidArgument, "{}", last_error());
+        let s = throng_agents_set_velocities(f.world, null(), [v(1.0, 0.0)].as_ptr(), 1);
+        assert_eq!(s, ThrongStatus::NullPointer);
+        let stale = [f.walker, f.walker ^ (1 << 40)];
+        let s = throng_agents_set_positions(
+            f.world,
+            stale.as_ptr(),
+            [v(9.0, 9.0), v(9.0, 9.0)].as_ptr(),
+            2,
+        );
+        assert_eq!(s, ThrongStatus::UnknownAgent, "{}", last_error());
+        ok(throng_agent_position(f.world, f.walker, &mut p));
+        assert_eq!((p.x, p.y), (3.0, 4.0));
+        // Count 0 with null arrays is nothing to do.
+        ok(throng_agents_set_target_points(f.world, null(), null(), 0));
+        // Preferred velocities: NaN, NaN clears.
+        ok(throng_agents_set_preferred_velocities(
+            f.world,
+            ids.as_ptr(),
+            [v(0.0, -1.0)].as_ptr(),
+            1,
+        ));
+        for _ in 0..20 {
+            ok(throng_world_step(f.world, 0.05));
+        }
+        let mut vel = ThrongVec2::default();
+        ok(throng_agent_velocity(f.world, f.walker, &mut vel));
+        // At the preferred speed, about the preferred way (the group's avoidance
+        // keeps right near the others).
+        assert!(
+            vel.y < -0.9 && (vel.x.hypot(vel.y) - 1.0).abs() < 1e-3,
+            "{vel:?}"
+        );
+        ok(throng_agents_set_preferred_velocities(
+            f.world,
+            ids.as_ptr(),
+            [v(NAN, NAN)].as_ptr(),
+            1,
+        ));
+        ok(throng_agents_set_target_points(
+            f.world,
+            ids.as_ptr(),
+            [v(-5.0, 0.0)].as_ptr(),
+            1,
+        ));
+        ok(throng_agents_set_velocities(
+            f.world,
+            ids.as_ptr(),
+            [v(0.0, 0.0)].as_ptr(),
+            1,
+        ));
+        for _ in 0..100 {
+            ok(throng_world_step(f.world, 0.05));
+        }
+        ok(throng_agent_velocity(f.world, f.walker, &mut vel));
+        assert!(
+            vel.x < 0.0,
+            "back to its behaviours, toward its new target: {vel:?}"
+        );
     }
 }

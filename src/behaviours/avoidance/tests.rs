@@ -286,3 +286,58 @@ fn lines_that_are_not_finite_leave_a_finite_velocity() {
         }
     }
 }
+
+#[test]
+fn feasible_programs_keep_every_half_plane_and_find_the_nearest_velocity() {
+    // 20,000 random programs of 1-16 half-planes built around a point known to lie
+    // in all of them and within the speed disc: the result lies in every half-plane
+    // (to rounding), within the speed, and no velocity of a fine grid that does is
+    // nearer the preferred one.
+    let mut rng = agent_rng(11, 12);
+    let mut scratch = Vec::new();
+    let mut worst: f32 = 0.0;
+    for case in 0..20_000 {
+        let max_speed = uniform(&mut rng, 0.5, 3.0);
+        let inside = Vec2::new(uniform(&mut rng, -1.0, 1.0), uniform(&mut rng, -1.0, 1.0))
+            * (0.7 * max_speed);
+        let n = 1 + case % 16;
+        let lines: Vec<Line> = (0..n)
+            .map(|_| {
+                let a = uniform(&mut rng, 0.0, std::f32::consts::TAU);
+                let normal = Vec2::new(a.cos(), a.sin());
+                // Through a point `slack` behind `inside`, so `inside` is valid.
+                let slack = uniform(&mut rng, 0.0, 0.5 * max_speed);
+                Line::from_normal(inside - normal * slack, normal)
+            })
+            .collect();
+        let preferred = Vec2::new(uniform(&mut rng, -4.0, 4.0), uniform(&mut rng, -4.0, 4.0));
+        let v = solve(&lines, 0, preferred, max_speed, &mut scratch);
+        let violation = lines
+            .iter()
+            .map(|l| l.violation(v))
+            .fold(f32::MIN, f32::max);
+        worst = worst.max(violation);
+        assert!(violation <= 1e-4, "case {case}: violated by {violation}");
+        assert!(v.length() <= max_speed * (1.0 + 1e-5), "case {case}: {v}");
+        if case % 100 == 0 {
+            // The brute force: the nearest feasible point of a 0.01 grid.
+            let step = 0.01;
+            let k = (max_speed / step) as i32;
+            let mut best = f32::INFINITY;
+            for i in -k..=k {
+                for j in -k..=k {
+                    let u = Vec2::new(i as f32, j as f32) * step;
+                    if u.length() <= max_speed && lines.iter().all(|l| l.violation(u) <= 0.0) {
+                        best = best.min(u.distance(preferred));
+                    }
+                }
+            }
+            assert!(
+                v.distance(preferred) <= best + 2.0 * step,
+                "case {case}: {} against the grid's {best}",
+                v.distance(preferred)
+            );
+        }
+    }
+    assert!(worst <= 1e-4, "{worst}");
+}
