@@ -117,8 +117,12 @@ pub struct QualitySummary {
     pub with_goal: usize,
     /// Of them, those that came within the tolerance of it.
     pub arrived: usize,
-    /// `arrived / with_goal` (1 when no agent has a goal).
+    /// `arrived / with_goal` (1 when no agent has a goal): agents that ever came
+    /// within the tolerance, some of which may have been pushed off since.
     pub arrived_fraction: f64,
+    /// Of the agents with a goal, the fraction within the tolerance of it at their
+    /// last sample: at their goal at the end (1 when no agent has a goal).
+    pub at_goal_fraction: f64,
     /// Mean seconds from an arrived agent's first sample to its arrival.
     pub mean_time_to_goal: Option<f64>,
     /// Mean, over arrived agents that started away from their goal, of the path they
@@ -379,6 +383,7 @@ impl QualityCounter {
             } else {
                 arrived.len() as f64 / with_goal.len() as f64
             },
+            at_goal_fraction: self.arrival_now().0,
             mean_time_to_goal: mean(times),
             mean_path_ratio: mean(ratios),
             stuck,
@@ -522,6 +527,21 @@ mod tests {
             max_speed: 1.0,
             goal,
         }
+    }
+
+    #[test]
+    fn at_the_goal_at_the_end_is_not_ever_arrived() {
+        // Agent 0 reaches its goal at t = 1 and is pushed 3 away by t = 2; agent 1
+        // reaches its own and stays. Both arrived; one is at its goal at the end.
+        let mut q = QualityCounter::new(QualitySettings::default());
+        let goal = Vec2::new(5.0, 0.0);
+        for (t, p0) in [(0.0, Vec2::ZERO), (1.0, goal), (2.0, goal + Vec2::Y * 3.0)] {
+            let p1 = if t > 0.0 { -goal } else { Vec2::ZERO };
+            q.sample(t, [agent(0, p0, Some(goal)), agent(1, p1, Some(-goal))]);
+        }
+        let s = q.summary();
+        assert_eq!((s.with_goal, s.arrived, s.arrived_fraction), (2, 2, 1.0));
+        assert_eq!(s.at_goal_fraction, 0.5);
     }
 
     #[test]

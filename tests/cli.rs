@@ -78,9 +78,16 @@ fn run_json_has_every_field() {
         "deep_overlaps_per_agent_tick",
         "max_penetration",
         "arrived_fraction",
+        "at_goal_fraction",
     ] {
         assert!(q[key].as_f64().unwrap() >= 0.0, "{key}");
     }
+    // At the goal at the end is never more than ever arrived.
+    let (at, ever) = (
+        q["at_goal_fraction"].as_f64(),
+        q["arrived_fraction"].as_f64(),
+    );
+    assert!(at <= ever, "{at:?} {ever:?}");
     assert!(q["with_goal"].as_u64().unwrap() > 0);
     assert!(q["stuck_at_end"].as_u64().is_some());
     assert!(q["gates"].as_array().unwrap().is_empty());

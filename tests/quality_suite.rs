@@ -60,3 +60,13 @@ fn the_bottleneck_counts_everyone_out_through_its_door() {
     let flow = door.flow.unwrap();
     assert!((0.5..3.0).contains(&flow), "{flow}");
 }
+
+#[test]
+fn the_report_tells_ever_arrived_from_at_the_goal_at_the_end() {
+    // Oncoming groups: some arrived agents are pushed off their goals by the later
+    // ones, so fewer are at their goal at the end than ever arrived (the two figures
+    // the report gives).
+    let q = run("oncoming");
+    assert!(q.at_goal_fraction <= q.arrived_fraction, "{q:?}");
+    assert!(q.at_goal_fraction < q.arrived_fraction, "{q:?}");
+}

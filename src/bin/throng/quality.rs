@@ -163,6 +163,10 @@ pub fn summary_lines(q: &QualitySummary) -> String {
             100.0 * q.arrived_fraction
         ),
     );
+    line(
+        "at their goal at the end",
+        format!("{:.1}%", 100.0 * q.at_goal_fraction),
+    );
     for c in &q.at_checkpoints {
         line(
             &format!("at t = {} s", c.time),

@@ -134,6 +134,9 @@ pub struct Quality {
     pub arrived: usize,
     /// See `with_goal`.
     pub arrived_fraction: f64,
+    /// Of the agents with a point target, the fraction within 1 unit of it at the
+    /// last sample (arrived agents pushed off since are not).
+    pub at_goal_fraction: f64,
     /// Mean seconds from the start to arrival, of the arrived.
     pub mean_time_to_goal_s: Option<f64>,
     /// Mean path walked over the straight line to the goal, of the arrived.
@@ -166,6 +169,7 @@ impl Quality {
             with_goal: q.with_goal,
             arrived: q.arrived,
             arrived_fraction: q.arrived_fraction,
+            at_goal_fraction: q.at_goal_fraction,
             mean_time_to_goal_s: q.mean_time_to_goal,
             mean_path_ratio: q.mean_path_ratio,
             stuck_at_end: q.stuck,
@@ -343,6 +347,14 @@ impl Report {
             ),
             ("largest penetration", format!("{:.3}", q.max_penetration)),
             ("arrived", arrival_line(q)),
+            (
+                "at the goal at the end",
+                if q.with_goal == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}%", 100.0 * q.at_goal_fraction)
+                },
+            ),
             ("stuck at the end", q.stuck_at_end.to_string()),
         ]
         .into_iter()
