@@ -188,15 +188,34 @@ impl World {
     /// An unknown handle.
     pub fn debug_draw(&self, id: AgentId, out: &mut DebugDraw) -> Result<()> {
         let row = self.row(id)?;
-        let c = &self.cols;
-        // The steering pass's own view of the world (the last tick's dt; 1/30 before
-        // the first): the agent's state, its targets and path as the tick reads them.
-        let dt = if self.last_dt > 0.0 {
+        let fits = self.debug_avoidance_fits(usize::from(self.cols.group[row]));
+        self.draw_row(row, fits, out)
+    }
+
+    /// The last tick's dt (1/30 before the first), which the debug view steers with.
+    fn debug_dt(&self) -> f32 {
+        if self.last_dt > 0.0 {
             self.last_dt
         } else {
             1.0 / 30.0
-        };
-        let ctx = self.steer_ctx(dt, 0.0, false);
+        }
+    }
+
+    /// [`World::avoidance_fits`] where the group avoids (a pass over the columns),
+    /// else `true` (nothing reads it).
+    fn debug_avoidance_fits(&self, group: usize) -> bool {
+        self.plans[group].avoidance.is_none() || self.avoidance_fits(self.debug_dt())
+    }
+
+    /// [`World::debug_draw`] of the agent in `row`, with the tick's overflow check of
+    /// the avoidance computed once by the caller.
+    fn draw_row(&self, row: usize, avoidance_fits: bool, out: &mut DebugDraw) -> Result<()> {
+        let id = self.cols.id[row];
+        let c = &self.cols;
+        // The steering pass's own view of the world (the last tick's dt; 1/30 before
+        // the first): the agent's state, its targets and path as the tick reads them.
+        let dt = self.debug_dt();
+        let ctx = self.steer_ctx(dt, 0.0, false, avoidance_fits);
         let me = ctx.state(row);
         let group = &self.groups[usize::from(c.group[row])];
         out.circle(DebugKind::Body, id, me.pos, me.radius);
@@ -310,9 +329,10 @@ impl World {
     /// An unknown group.
     pub fn debug_draw_group(&self, group: GroupId, out: &mut DebugDraw) -> Result<()> {
         self.live_group(group)?;
-        for (&id, &g) in self.cols.id.iter().zip(&self.cols.group) {
+        let fits = self.debug_avoidance_fits(group.index());
+        for (row, &g) in self.cols.group.iter().enumerate() {
             if g == group.0 {
-                self.debug_draw(id, out)?;
+                self.draw_row(row, fits, out)?;
             }
         }
         Ok(())

@@ -247,7 +247,12 @@ impl World {
         if std::mem::take(&mut self.panic_next_tick) {
             panic!("a test's panic, with the written columns taken out");
         }
-        let ctx = self.steer_ctx(dt, max_radius, sums_from_candidates);
+        let ctx = self.steer_ctx(
+            dt,
+            max_radius,
+            sums_from_candidates,
+            self.avoidance_fits(dt),
+        );
         let scratch = &self.scratch;
         let rows = out.len();
         let neighbours = out
@@ -306,6 +311,7 @@ impl World {
         dt: f32,
         max_radius: f32,
         sums_from_candidates: bool,
+        avoidance_fits: bool,
     ) -> SteerCtx<'_> {
         let Columns {
             id,
@@ -358,7 +364,7 @@ impl World {
             index: &self.index,
             sums_from_candidates,
             max_radius,
-            avoidance_fits: self.avoidance_fits(dt),
+            avoidance_fits,
             dt,
             integrator: self.config.integrator,
         }

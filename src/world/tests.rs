@@ -435,7 +435,7 @@ fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
         };
         let sep = separation_radii(terms);
         w.index.rebuild(&w.cols.pos, Some(&w.cols.unit_vel), 3.0);
-        let ctx = w.steer_ctx(1.0 / 30.0, 3.0, true);
+        let ctx = w.steer_ctx(1.0 / 30.0, 3.0, true, true);
         let mut s = SteerScratch::default();
         // Rows crowded and over the cap, crowded and not, and not crowded.
         let mut kinds = [0; 3];
