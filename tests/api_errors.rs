@@ -246,3 +246,23 @@ fn messages_name_handles_as_the_caller_holds_them() {
     assert!(!e.contains("(1 bytes each)"), "{e}");
     assert_eq!(w.len(), 0);
 }
+
+#[test]
+fn another_worlds_group_is_refused_even_at_the_same_index() {
+    let (mut w, g, _) = world();
+    let mut other = World::default();
+    let foreign = other.add_group(GroupConfig::new("g")).unwrap();
+    assert_eq!(foreign.index(), g.index());
+    assert!(w.group(foreign).is_none());
+    assert!(matches!(
+        w.spawn(AgentSpec::new(foreign, Vec2::ZERO)),
+        Err(ThrongError::UnknownGroup(_))
+    ));
+    assert!(w.set_group_target(foreign, Target::None).is_err());
+    assert!(w.remove_group(foreign).is_err());
+    assert_eq!(w.len(), 1);
+    // A world restored from this one's snapshot takes its group ids as its own.
+    let restored = World::from_snapshot(w.snapshot()).unwrap();
+    assert!(restored.group(g).is_some());
+    assert!(restored.group(foreign).is_none());
+}

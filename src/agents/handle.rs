@@ -139,23 +139,35 @@ impl fmt::Display for AgentId {
     }
 }
 
-/// Index of a group (archetype) in its world.
+/// A group (archetype) of a world: its index, in the order groups were added, and
+/// the world's tag, so that another world's group id is refused rather than taken for
+/// one of this world's (a world restored from a snapshot takes the snapshot's tag, as
+/// for [`AgentId`]).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
-pub struct GroupId(pub(crate) u16);
+pub struct GroupId {
+    pub(crate) index: u16,
+    pub(crate) world: WorldTag,
+}
 
 impl GroupId {
     /// The group's index in the world, in the order groups were added.
     #[must_use]
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.index as usize
+    }
+
+    /// The world the group belongs to.
+    #[must_use]
+    pub fn world(self) -> WorldTag {
+        self.world
     }
 }
 
 impl fmt::Display for GroupId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
+        write!(f, "#{}", self.index)
     }
 }
 

@@ -401,7 +401,10 @@ impl Columns {
             // What a spawn checks, through the spawn's own check; then the state a
             // spawn does not set.
             let spec = AgentSpec {
-                group: GroupId(self.group[r]),
+                group: GroupId {
+                    index: self.group[r],
+                    world: WorldTag::NONE,
+                },
                 position: self.pos[r],
                 velocity: self.vel[r],
                 heading: Some(self.heading[r]),
@@ -491,7 +494,7 @@ impl Columns {
             self.start_offsets();
         }
         self.id.push(id);
-        self.group.push(spec.group.0);
+        self.group.push(spec.group.index);
         self.pos.push(spec.position);
         let vel = crate::math::truncate(spec.velocity, spec.max_speed);
         self.vel.push(vel);

@@ -51,7 +51,13 @@ pub struct ThrongAgentDesc {
 /// An agent of `group` at `(x, y)`, still, with the default body and no target.
 #[no_mangle]
 pub extern "C" fn throng_agent_desc_default(group: u32, x: f32, y: f32) -> ThrongAgentDesc {
-    let d = AgentSpec::new(crate::GroupId(0), Vec2::ZERO);
+    let d = AgentSpec::new(
+        crate::GroupId {
+            index: 0,
+            world: crate::agents::WorldTag::NONE,
+        },
+        Vec2::ZERO,
+    );
     ThrongAgentDesc {
         group,
         position: ThrongVec2 { x, y },

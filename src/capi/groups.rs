@@ -323,7 +323,7 @@ pub unsafe extern "C" fn throng_world_group_count(
 
 /// A group id from C: refused when it names no group of the world.
 pub(crate) fn group_id(world: &crate::World, group: u32) -> CResult<crate::GroupId> {
-    let id = u16::try_from(group).map(crate::GroupId);
+    let id = u16::try_from(group).map(|i| world.group_id(i));
     match id {
         Ok(id) if world.group(id).is_some() => Ok(id),
         _ => Err(Failure::new(

@@ -232,7 +232,7 @@ impl World {
 
     /// Every agent's group by row (as [`World::positions`]), as [`GroupId`]s.
     pub fn agent_groups(&self) -> impl ExactSizeIterator<Item = GroupId> + '_ {
-        self.cols.group.iter().map(|&g| GroupId(g))
+        self.cols.group.iter().map(move |&g| self.group_id(g))
     }
 
     /// Set an agent's body by name (as [`World::set_limits`]).
@@ -311,7 +311,7 @@ impl World {
 
     /// An agent's group.
     pub fn agent_group(&self, id: AgentId) -> Result<GroupId> {
-        Ok(GroupId(self.cols.group[self.row(id)?]))
+        Ok(self.group_id(self.cols.group[self.row(id)?]))
     }
 
     /// Primary targets, by row.
@@ -513,7 +513,7 @@ impl World {
         self.live_group(group)?;
         self.check_target(target)?;
         let write = |(t, &g): (&mut Target, &u16)| {
-            if g == group.0 {
+            if g == group.index {
                 *t = target;
             }
         };
@@ -732,7 +732,7 @@ impl World {
         let row = self.row(id)?;
         let own = own_path(self.cols.route.rows(), row);
         let progress = self.path_progress_at(own, config, self.cols.pos[row]);
-        self.cols.group[row] = group.0;
+        self.cols.group[row] = group.index;
         self.cols.memory[row].path_progress = progress;
         if let Some(w) = self.cols.walker.get_mut(row) {
             *w = crate::behaviours::approach::WalkerState::default();

@@ -331,7 +331,7 @@ impl World {
         self.live_group(group)?;
         let fits = self.debug_avoidance_fits(group.index());
         for (row, &g) in self.cols.group.iter().enumerate() {
-            if g == group.0 {
+            if g == group.index {
                 self.draw_row(row, fits, out)?;
             }
         }

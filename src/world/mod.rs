@@ -269,7 +269,7 @@ impl World {
         self.plans.push(plan);
         self.groups.push(config);
         self.removed_groups.push(false);
-        Ok(GroupId(id))
+        Ok(self.group_id(id))
     }
 
     /// Replace a group's configuration (takes effect next tick).
@@ -620,12 +620,20 @@ impl World {
             .filter(|&l| self.slots.row(l).is_some()))
     }
 
-    /// A group's configuration.
+    /// A group's configuration (`None` for a removed group, or another world's).
     #[must_use]
     pub fn group(&self, group: GroupId) -> Option<&GroupConfig> {
         self.groups
             .get(group.index())
-            .filter(|_| !self.removed_groups[group.index()])
+            .filter(|_| group.world == self.slots.world() && !self.removed_groups[group.index()])
+    }
+
+    /// The id of the group at `index` of this world.
+    pub(crate) fn group_id(&self, index: u16) -> GroupId {
+        GroupId {
+            index,
+            world: self.slots.world(),
+        }
     }
 
     /// The groups, in the order they were added (removed ones left out).
@@ -634,7 +642,7 @@ impl World {
             .iter()
             .enumerate()
             .filter(|&(i, _)| !self.removed_groups[i])
-            .map(|(i, g)| (GroupId(i as u16), g))
+            .map(|(i, g)| (self.group_id(i as u16), g))
     }
 
     /// The group called `name`, if any.

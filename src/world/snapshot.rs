@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::{AgentId, Columns, GroupId, Slots, NO_ROUTE};
+use crate::agents::{AgentId, Columns, Slots, NO_ROUTE};
 use crate::error::{Result, ThrongError};
 use crate::group::{GroupConfig, PathId};
 use std::sync::Arc;
@@ -373,7 +373,7 @@ impl World {
         if cols
             .group
             .iter()
-            .any(|&g| world.group(GroupId(g)).is_none())
+            .any(|&g| world.group(world.group_id(g)).is_none())
         {
             return Err(bad("an agent of a group the snapshot does not have"));
         }

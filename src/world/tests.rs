@@ -59,7 +59,7 @@ fn four_agent_kernel_equals_the_per_agent_one() {
             weight: 0.7,
             probability: 1.0,
         });
-        w.set_group(GroupId(0), g).unwrap();
+        w.set_group(w.group_id(0), g).unwrap();
         let ids = w.ids().to_vec();
         for (i, &id) in ids.iter().enumerate() {
             let target = match i % 5 {
