@@ -770,16 +770,27 @@ pub unsafe extern "C" fn throng_world_nearest_agent(
     })
 }
 
-/// The handles and values of a bulk write, checked for null pointers and alignment.
-fn bulk<'a, T>(
-    w: &ThrongWorld,
-    ids: *const u64,
-    values: *const T,
-    count: usize,
-) -> CResult<(Vec<AgentId>, &'a [T])> {
-    let ids = slice_in(ids, count, "ids")?;
-    let values = slice_in(values, count, "values")?;
-    Ok((ids.iter().map(|&b| w.agent(b)).collect(), values))
+/// A bulk write through the C ABI: the caller's `count` handles and vectors, checked
+/// for null pointers and alignment, each vector turned into `V` by `value`, then
+/// handed to `write` (which checks everything before it writes anything).
+fn bulk_write<V>(
+    world: *mut ThrongWorld,
+    (ids, values, count): (*const u64, *const ThrongVec2, usize),
+    value: impl Fn(&ThrongVec2) -> V,
+    write: impl FnOnce(&mut World, &[AgentId], &[V]) -> crate::Result<()>,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let ids = slice_in(ids, count, "ids")?;
+        let values = slice_in(values, count, "values")?;
+        let ids: Vec<AgentId> = ids.iter().map(|&b| w.agent(b)).collect();
+        let values: Vec<V> = values.iter().map(value).collect();
+        Ok(write(w.world_mut(), &ids, &values)?)
+    })
+}
+
+/// A vector from C as it is (the engine checks it is finite).
+fn vec2(v: &ThrongVec2) -> Vec2 {
+    Vec2::new(v.x, v.y)
 }
 
 /// Move many agents in one call: `positions[i]` for `ids[i]`, `count` of each. All or
@@ -796,11 +807,7 @@ pub unsafe extern "C" fn throng_agents_set_positions(
     positions: *const ThrongVec2,
     count: usize,
 ) -> ThrongStatus {
-    with_world(world, |w| {
-        let (ids, values) = bulk(w, ids, positions, count)?;
-        let values: Vec<Vec2> = values.iter().map(|v| Vec2::new(v.x, v.y)).collect();
-        Ok(w.world_mut().set_positions(&ids, &values)?)
-    })
+    bulk_write(world, (ids, positions, count), vec2, World::set_positions)
 }
 
 /// Set many agents' velocities in one call (each truncated to its agent's maximum
@@ -815,11 +822,7 @@ pub unsafe extern "C" fn throng_agents_set_velocities(
     velocities: *const ThrongVec2,
     count: usize,
 ) -> ThrongStatus {
-    with_world(world, |w| {
-        let (ids, values) = bulk(w, ids, velocities, count)?;
-        let values: Vec<Vec2> = values.iter().map(|v| Vec2::new(v.x, v.y)).collect();
-        Ok(w.world_mut().set_velocities(&ids, &values)?)
-    })
+    bulk_write(world, (ids, velocities, count), vec2, World::set_velocities)
 }
 
 /// Drive many agents from the host in one call (`throng_agent_set_preferred_velocity`
@@ -835,14 +838,12 @@ pub unsafe extern "C" fn throng_agents_set_preferred_velocities(
     velocities: *const ThrongVec2,
     count: usize,
 ) -> ThrongStatus {
-    with_world(world, |w| {
-        let (ids, values) = bulk(w, ids, velocities, count)?;
-        let values: Vec<Option<Vec2>> = values
-            .iter()
-            .map(|v| (!(v.x.is_nan() && v.y.is_nan())).then(|| Vec2::new(v.x, v.y)))
-            .collect();
-        Ok(w.world_mut().set_preferred_velocities(&ids, &values)?)
-    })
+    bulk_write(
+        world,
+        (ids, velocities, count),
+        |v| (!(v.x.is_nan() && v.y.is_nan())).then(|| vec2(v)),
+        World::set_preferred_velocities,
+    )
 }
 
 /// Give many agents a point target each in one call: `points[i]` for `ids[i]`. All
@@ -857,12 +858,10 @@ pub unsafe extern "C" fn throng_agents_set_target_points(
     points: *const ThrongVec2,
     count: usize,
 ) -> ThrongStatus {
-    with_world(world, |w| {
-        let (ids, values) = bulk(w, ids, points, count)?;
-        let targets: Vec<Target> = values
-            .iter()
-            .map(|v| Target::Point(Vec2::new(v.x, v.y)))
-            .collect();
-        Ok(w.world_mut().set_each_target(&ids, &targets)?)
-    })
+    bulk_write(
+        world,
+        (ids, points, count),
+        |v| Target::Point(vec2(v)),
+        World::set_each_target,
+    )
 }
