@@ -63,6 +63,7 @@ pub mod rng;
 pub mod scenario;
 pub mod scene;
 pub mod spatial;
+mod steer;
 pub mod trace;
 pub mod world;
 

@@ -23,9 +23,8 @@ use crate::group::{Behaviour, Movement};
 use crate::math::perp_right;
 use crate::scene::FieldSample;
 
-use super::avoid::avoid;
-use super::steer::SteerScratch;
 use super::World;
+use crate::steer::{avoid, SteerScratch};
 
 /// What a piece of debug geometry shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -18,8 +18,8 @@ use crate::math::x4::LANES;
 use crate::math::{normalize_or_zero, truncate};
 use crate::scene::WallIndex;
 
-use super::plan::GroupPlan;
 use super::World;
+use crate::steer::plan::GroupPlan;
 
 /// The integration pass works in chunks of this many rows, one rayon task each.
 const INTEGRATE_CHUNK: usize = 1024;

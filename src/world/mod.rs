@@ -6,10 +6,9 @@
 //!    neighbours are near in memory;
 //! 2. **rebuild the index** (`tick.rs`): a k-d tree (or grid) over every position;
 //! 3. **leader sight** (`sight.rs`): leaders mark the agents in their sight;
-//! 4. **steer** (`steer.rs`, with the kernels in `kernel.rs` and `kernel_x4.rs` and the
-//!    neighbour routes in `neighbours.rs`): every agent's steering output, in parallel,
-//!    from the state as it was at the start of the tick; each agent writes only its own
-//!    output row;
+//! 4. **steer** (`steer.rs` builds the context; the stage itself is [`crate::steer`]):
+//!    every agent's steering output, in parallel, from the state as it was at the
+//!    start of the tick; each agent writes only its own output row;
 //! 5. **integrate** (`integrate.rs`): one pass, the only writer of positions and
 //!    velocities.
 //!
@@ -19,13 +18,8 @@
 
 mod agents;
 pub(crate) mod arrival;
-mod avoid;
 mod debug;
 mod integrate;
-mod kernel;
-mod kernel_x4;
-mod neighbours;
-mod plan;
 mod queries;
 mod sight;
 mod snapshot;
@@ -45,14 +39,14 @@ use crate::group::{Behaviour, FieldId, GroupConfig, PathId};
 use crate::integrate::Integrator;
 use crate::scene::{FieldSpec, GoalField, Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
+use crate::steer::plan::GroupPlan;
+use crate::steer::SteerScratch;
 
 pub use arrival::{Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION};
 pub use debug::{DebugCircle, DebugDraw, DebugKind, DebugLine, DebugPoint};
-use plan::GroupPlan;
 pub use sight::SightEvent;
 use sight::SightScratch;
 pub use snapshot::{Snapshot, SNAPSHOT_VERSION};
-use steer::SteerScratch;
 pub use tick::{PhaseTimes, TickStats, TELEPORT_RADII};
 
 /// World-wide settings.

@@ -3,13 +3,13 @@
 
 use glam::Vec2;
 
-use super::plan::{Kernel, NeighbourRoute};
 use super::*;
 use crate::behaviours::flocking::{candidate_sums_x4, SeparationParams, MIN_SEPARATION_DIST};
 use crate::behaviours::wander::WanderParams;
 use crate::group::WeightedBehaviour;
 use crate::rng::uniform;
 use crate::spatial::{BatchNeighbours, NeighbourQuery, CHUNK_ROWS};
+use crate::steer::plan::{Kernel, NeighbourRoute};
 use crate::{AgentSpec, Behaviour, Target};
 
 /// A dense crowd whose group's neighbours are only read as sums (without records)
@@ -236,7 +236,7 @@ fn resting(mass: f32) -> crate::behaviours::AgentState {
 
 #[test]
 fn the_preferred_velocity_is_what_the_behaviours_desire_whatever_the_tick() {
-    use super::kernel::preferred_velocity;
+    use crate::steer::preferred_velocity;
     // Seek from rest at top speed 2: force (2, 0) = desired - velocity. Mass 1,
     // tick 1/30: over max(1/30, 1 s) the force reaches (2, 0), the desired velocity
     // (over the tick alone it would be (2/30, 0)).
@@ -387,8 +387,7 @@ fn a_plain_world_stores_no_offsets_or_second_targets() {
 
 #[test]
 fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
-    use super::neighbours::{column_sums, perceive, separation_radii, Flock, Perceived};
-    use super::steer::SteerScratch;
+    use crate::steer::{column_sums, perceive, separation_radii, Flock, Perceived, SteerScratch};
     // Crowds of every density: a lattice far denser than the cap, where every row is
     // crowded and over its cap; a tight cluster with satellites a little beyond the
     // radius, whose cells are crowded while their reach holds fewer than the cap (some

@@ -1,14 +1,71 @@
 //! What the pipeline needs to know of a group, decided once when the group is added or
 //! replaced ([`GroupPlan::of`]): above all, the route an agent's neighbour work takes
-//! ([`NeighbourRoute`]), matched in one place ([`super::neighbours::perceive`]).
+//! ([`NeighbourRoute`]), matched in one place ([`super::perceive::perceive`]).
 
 use crate::behaviours::avoidance::AvoidanceParams;
 use crate::behaviours::flocking::{FlockTerms, SeparationKind};
 use crate::behaviours::leader::LeaderParams;
+use crate::behaviours::wander::WanderParams;
 use crate::combine::Combination;
 use crate::group::{Behaviour, FieldId, GroupConfig, Movement};
 
-use super::kernel_x4::{Program, Term};
+/// Most terms a lane program holds.
+pub(crate) const MAX_TERMS: usize = 8;
+
+/// One behaviour of a lane program.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Term {
+    /// The separation of the flocking sums.
+    Separation,
+    /// The alignment of the flocking sums.
+    Alignment,
+    /// The cohesion of the flocking sums.
+    Cohesion,
+    /// Wander (at most one per program: it draws from the agent's generator).
+    Wander(WanderParams),
+    /// Seek the agent's target.
+    Seek,
+}
+
+/// A group's behaviours and weights, in order, when all of them are lane terms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Program {
+    terms: [(Term, f32); MAX_TERMS],
+    len: usize,
+}
+
+impl Program {
+    /// A program of these terms, or `None` for more than [`MAX_TERMS`] or more than
+    /// one wander.
+    pub(crate) fn new(terms: impl IntoIterator<Item = (Term, f32)>) -> Option<Self> {
+        let mut p = Self {
+            terms: [(Term::Seek, 0.0); MAX_TERMS],
+            len: 0,
+        };
+        for t in terms {
+            *p.terms.get_mut(p.len)? = t;
+            p.len += 1;
+        }
+        let wanders = p
+            .terms()
+            .iter()
+            .filter(|(t, _)| matches!(t, Term::Wander(_)));
+        (wanders.count() <= 1).then_some(p)
+    }
+
+    /// The terms, in order.
+    pub(crate) fn terms(&self) -> &[(Term, f32)] {
+        &self.terms[..self.len]
+    }
+
+    /// The wander parameters, if the program wanders.
+    pub(crate) fn wander(&self) -> Option<WanderParams> {
+        self.terms().iter().find_map(|(t, _)| match t {
+            Term::Wander(p) => Some(*p),
+            _ => None,
+        })
+    }
+}
 
 /// How an agent's neighbours are perceived: the cheapest route that gives its group's
 /// behaviours what they read. `docs/architecture.md` draws the routes.
@@ -103,7 +160,7 @@ pub(crate) enum Kernel {
     /// One agent at a time, through the behaviour dispatch ([`super::kernel`]).
     PerAgent,
     /// Four agents of the group at a time in vector lanes, when all its behaviours are
-    /// terms of a [`Program`] combined by a weighted sum ([`super::kernel_x4`]).
+    /// terms of a [`Program`] combined by a weighted sum ([`super::lanes`]).
     Four(Program),
 }
 
@@ -233,6 +290,18 @@ mod tests {
             g = g.with(b.clone(), 1.0);
         }
         GroupPlan::of(&g).route
+    }
+
+    #[test]
+    fn programs_hold_at_most_eight_terms_and_one_wander() {
+        let w = Term::Wander(WanderParams::default());
+        let p = Program::new([(Term::Separation, 1.5), (w, 0.3), (Term::Seek, 0.1)]).unwrap();
+        assert_eq!(p.terms().len(), 3);
+        assert_eq!(p.wander(), Some(WanderParams::default()));
+        assert!(Program::new([(w, 0.3), (w, 0.3)]).is_none());
+        assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS]).is_some());
+        assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS + 1]).is_none());
+        assert_eq!(Program::new([(Term::Seek, 1.0)]).unwrap().wander(), None);
     }
 
     #[test]

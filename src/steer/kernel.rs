@@ -1,6 +1,6 @@
 //! The per-agent steering kernel ([`steer_one`]): an agent's neighbour work, then its
 //! group's behaviours dispatched one by one and combined as the group says. Shared by
-//! the parallel pass and the tests; the four-agent kernel ([`super::kernel_x4`]) gives
+//! the parallel pass and the tests; the four-agent kernel ([`super::lanes`]) gives
 //! bitwise the same outputs for the groups it serves.
 
 use glam::Vec2;
@@ -33,8 +33,8 @@ use crate::math::truncate;
 use crate::rng::AgentRng;
 
 use super::avoid::avoid;
-use super::neighbours::perceive;
-use super::steer::{SteerCtx, SteerScratch};
+use super::perceive::perceive;
+use super::{SteerCtx, SteerScratch};
 
 /// One behaviour's contribution before weighting.
 #[derive(Clone, Copy, Default)]
@@ -77,7 +77,7 @@ impl Contribution {
 }
 
 /// The per-agent state a behaviour may update (each agent its own row).
-pub(super) struct AgentMut<'a> {
+pub(crate) struct AgentMut<'a> {
     pub rng: &'a mut AgentRng,
     pub memory: &'a mut Memory,
     pub walker: &'a mut WalkerState,
@@ -241,7 +241,7 @@ impl Dispatch<'_, '_> {
 /// after the avoidance, by the integration. (Over one tick alone, a body that needs
 /// several ticks to reach its speed would offer the avoidance only a little more than
 /// its present velocity, and crawl around whatever it avoids.)
-pub(super) fn preferred_velocity(me: &AgentState, force: Vec2, dt: f32) -> Vec2 {
+pub(crate) fn preferred_velocity(me: &AgentState, force: Vec2, dt: f32) -> Vec2 {
     next_velocity(me.vel, force, me.limits(), dt.max(me.mass))
 }
 
@@ -278,7 +278,7 @@ fn motion(
 }
 
 /// The steering kernel of one agent: its output and the neighbours it perceived.
-pub(super) fn steer_one(
+pub(crate) fn steer_one(
     ctx: &SteerCtx<'_>,
     row: usize,
     m: AgentMut<'_>,

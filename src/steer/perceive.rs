@@ -11,10 +11,10 @@ use crate::behaviours::AgentState;
 use crate::spatial::NeighbourQuery;
 
 use super::plan::NeighbourRoute;
-use super::steer::{SteerCtx, SteerScratch};
+use super::{SteerCtx, SteerScratch};
 
 /// What an agent perceived of its neighbours this tick.
-pub(super) struct Perceived {
+pub(crate) struct Perceived {
     /// Neighbours found (at most the group's cap). For an avoiding group their rows
     /// are left in `SteerScratch::rows`.
     pub count: usize,
@@ -23,7 +23,7 @@ pub(super) struct Perceived {
 }
 
 /// The flocking input an agent's route gives its behaviours.
-pub(super) enum Flock {
+pub(crate) enum Flock {
     /// No flocking terms summed for the group.
     None,
     /// The sums over the neighbours, with the terms to make of them.
@@ -35,7 +35,7 @@ pub(super) enum Flock {
 impl Flock {
     /// The forces (and separation parameters) for the per-agent kernel.
     #[inline(always)]
-    pub(super) fn forces(self, me: &AgentState) -> Option<(FlockForces, SeparationParams)> {
+    pub(crate) fn forces(self, me: &AgentState) -> Option<(FlockForces, SeparationParams)> {
         match self {
             Self::None => None,
             Self::Sums(sums, terms) => Some((sums.forces(me, terms), *terms.params())),
@@ -46,7 +46,7 @@ impl Flock {
 
 impl NeighbourRoute {
     /// The separation strength of the group's summed terms (0 without).
-    pub(super) fn flock_strength(&self) -> f32 {
+    pub(crate) fn flock_strength(&self) -> f32 {
         match self {
             Self::ColumnSums(t) | Self::CandidateSums(t) | Self::Records(Some(t)) => {
                 t.params().strength
@@ -61,7 +61,7 @@ impl NeighbourRoute {
 /// `s.neighbours` for the behaviours that read them (and `me` gives the agent's
 /// state, which only that route reads).
 #[inline(always)]
-pub(super) fn perceive(
+pub(crate) fn perceive(
     ctx: &SteerCtx<'_>,
     (g_idx, row): (usize, usize),
     me: impl FnOnce() -> AgentState,
@@ -149,7 +149,7 @@ pub(super) fn perceive(
 /// The squared separation radius and least distance of the one-pass sums
 /// ([`candidate_sums_x4`]).
 #[inline(always)]
-pub(super) fn separation_radii(terms: FlockTerms) -> (f32, f32) {
+pub(crate) fn separation_radii(terms: FlockTerms) -> (f32, f32) {
     let p = terms.params();
     (
         p.radius * p.radius,
@@ -196,7 +196,7 @@ fn crowded_sums(
 /// columns through the scan's rows (bitwise the sums the record path makes); with
 /// `keep_rows`, the rows are kept for the avoidance.
 #[inline(always)]
-pub(super) fn column_sums(
+pub(crate) fn column_sums(
     ctx: &SteerCtx<'_>,
     terms: FlockTerms,
     row: usize,

@@ -8,9 +8,11 @@ use crate::behaviours::avoidance::{agent_line, disc_line, share, solve, wall_lin
 use crate::behaviours::AgentState;
 use crate::math::rotate_cw_by;
 
-use super::plan::Avoiding;
-use super::steer::{SteerCtx, SteerScratch};
-use super::World;
+use crate::group::GroupConfig;
+use crate::scene::{ObstacleIndex, WallIndex};
+
+use super::plan::{Avoiding, GroupPlan};
+use super::{SteerCtx, SteerScratch};
 
 /// The layers of an agent whose group does not avoid (a player, say): the default
 /// layer. Such agents avoid nobody, so their neighbours take all the avoidance.
@@ -27,49 +29,54 @@ impl SteerCtx<'_> {
 /// Speeds, radii and neighbour radii at most this, time steps and horizons at least
 /// its inverse: the largest product the half-planes form (a distance times a
 /// velocity, squared, in [`agent_line`]) stays far below `f32::MAX`, so no agent
-/// needs rescaling ([`World::avoidance_fits`]).
+/// needs rescaling ([`avoidance_fits`]).
 const TAME: f32 = 4096.0;
 
 /// The scene's extent (walls' ends, obstacles) at most this in a tame world: wall and
 /// obstacle half-planes only square distances.
 const TAME_SCENE: f32 = (1u32 << 30) as f32;
 
-impl World {
-    /// Whether this tick's avoidance meets only values within [`TAME`] and
-    /// [`TAME_SCENE`], so that no agent's half-planes need rescaling.
-    pub(super) fn avoidance_fits(&self, dt: f32) -> bool {
-        let mut avoiding = self
-            .plans
-            .iter()
-            .zip(&self.groups)
-            .filter_map(|(p, g)| p.avoidance.as_ref().map(|a| (a, g)))
-            .peekable();
-        if avoiding.peek().is_none() {
-            return true;
-        }
-        let short = 1.0 / TAME;
-        let groups_fit = avoiding.all(|(a, g)| {
-            g.neighbour_radius <= TAME
-                && a.params.time_horizon >= short
-                && a.params.obstacle_time_horizon >= short
-        });
-        let largest = |column: &[f32]| column.iter().fold(0.0f32, |m, &x| m.max(x));
-        let walls = self.walls.walls().iter();
-        let scene = walls
-            .flat_map(|w| [w.a(), w.b()])
-            .chain(
-                self.obstacles
-                    .obstacles()
-                    .iter()
-                    .map(|o| o.centre().abs() + o.radius()),
-            )
-            .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
-        groups_fit
-            && dt >= short
-            && scene <= TAME_SCENE
-            && largest(&self.cols.max_speed) <= TAME
-            && largest(&self.cols.radius) <= TAME
+/// Whether a tick of `dt` meets only avoidance values within [`TAME`] and
+/// [`TAME_SCENE`] (the avoiding groups' neighbour radii and horizons, the scene's
+/// extent, every agent's max speed and radius), so that no agent's half-planes need
+/// rescaling. True at once where no group avoids.
+pub(crate) fn avoidance_fits(
+    (groups, plans): (&[GroupConfig], &[GroupPlan]),
+    (walls, obstacles): (&WallIndex, &ObstacleIndex),
+    (max_speed, radius): (&[f32], &[f32]),
+    dt: f32,
+) -> bool {
+    let mut avoiding = plans
+        .iter()
+        .zip(groups)
+        .filter_map(|(p, g)| p.avoidance.as_ref().map(|a| (a, g)))
+        .peekable();
+    if avoiding.peek().is_none() {
+        return true;
     }
+    let short = 1.0 / TAME;
+    let groups_fit = avoiding.all(|(a, g)| {
+        g.neighbour_radius <= TAME
+            && a.params.time_horizon >= short
+            && a.params.obstacle_time_horizon >= short
+    });
+    let largest = |column: &[f32]| column.iter().fold(0.0f32, |m, &x| m.max(x));
+    let scene = walls
+        .walls()
+        .iter()
+        .flat_map(|w| [w.a(), w.b()])
+        .chain(
+            obstacles
+                .obstacles()
+                .iter()
+                .map(|o| o.centre().abs() + o.radius()),
+        )
+        .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+    groups_fit
+        && dt >= short
+        && scene <= TAME_SCENE
+        && largest(max_speed) <= TAME
+        && largest(radius) <= TAME
 }
 
 /// The velocity of the agent in `row` (state `me`, of a group that avoids as `how`)
@@ -79,7 +86,7 @@ impl World {
 /// In a world of speeds, distances or time steps so large or small that the
 /// half-planes' products could overflow (a valid body may move at 1e20 units/s), each
 /// agent is solved in a unit of length of its own ([`scaled_avoid`]).
-pub(super) fn avoid(
+pub(crate) fn avoid(
     ctx: &SteerCtx<'_>,
     row: usize,
     me: &AgentState,

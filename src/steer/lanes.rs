@@ -5,10 +5,8 @@
 //! each behaviour's four-lane twin ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which
 //! sits beside the scalar formula in the behaviour's module with the test that ties
 //! them. The weighted sum and its truncation here are bitwise the per-agent kernel's
-//! (`tests::four_agent_kernel_equals_the_per_agent_one`).
-//!
-//! Measured: flock (grid) 1778 → 1596, flock (tree) 2507 → 2338 instructions per
-//! agent-tick (`docs/optimisations.md`, fourth round).
+//! (`tests::four_agent_kernel_equals_the_per_agent_one`). What this saves is measured
+//! in `docs/optimisations.md` (the fourth round).
 
 use glam::Vec2;
 use wide::f32x4;
@@ -17,70 +15,13 @@ use crate::agents::{Memory, SteerOut};
 use crate::behaviours::flocking::{forces_x4, FlockSums4};
 use crate::behaviours::forward_x4;
 use crate::behaviours::targeting::seek_x4;
-use crate::behaviours::wander::{draw_jitter, wander_x4, WanderParams};
+use crate::behaviours::wander::{draw_jitter, wander_x4};
 use crate::math::x4::{Vec2x4, Xy4, LANES};
 use crate::rng::AgentRng;
 
-use super::neighbours::{perceive, Flock};
-use super::steer::{SteerCtx, SteerScratch};
-
-/// Most terms a lane program holds.
-pub(crate) const MAX_TERMS: usize = 8;
-
-/// One behaviour of a lane program.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Term {
-    /// The separation of the flocking sums.
-    Separation,
-    /// The alignment of the flocking sums.
-    Alignment,
-    /// The cohesion of the flocking sums.
-    Cohesion,
-    /// Wander (at most one per program: it draws from the agent's generator).
-    Wander(WanderParams),
-    /// Seek the agent's target.
-    Seek,
-}
-
-/// A group's behaviours and weights, in order, when all of them are lane terms.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Program {
-    terms: [(Term, f32); MAX_TERMS],
-    len: usize,
-}
-
-impl Program {
-    /// A program of these terms, or `None` for more than [`MAX_TERMS`] or more than
-    /// one wander.
-    pub(crate) fn new(terms: impl IntoIterator<Item = (Term, f32)>) -> Option<Self> {
-        let mut p = Self {
-            terms: [(Term::Seek, 0.0); MAX_TERMS],
-            len: 0,
-        };
-        for t in terms {
-            *p.terms.get_mut(p.len)? = t;
-            p.len += 1;
-        }
-        let wanders = p
-            .terms()
-            .iter()
-            .filter(|(t, _)| matches!(t, Term::Wander(_)));
-        (wanders.count() <= 1).then_some(p)
-    }
-
-    /// The terms, in order.
-    pub(crate) fn terms(&self) -> &[(Term, f32)] {
-        &self.terms[..self.len]
-    }
-
-    /// The wander parameters, if the program wanders.
-    pub(crate) fn wander(&self) -> Option<WanderParams> {
-        self.terms().iter().find_map(|(t, _)| match t {
-            Term::Wander(p) => Some(*p),
-            _ => None,
-        })
-    }
-}
+use super::perceive::{perceive, Flock};
+use super::plan::{Program, Term};
+use super::{SteerCtx, SteerScratch};
 
 /// What the lanes read of four agents.
 #[derive(Clone, Copy, Debug, Default)]
@@ -153,7 +94,7 @@ pub(crate) fn steer_x4(program: &Program, b: &Input) -> Output {
 /// the neighbours they perceived. Bitwise the
 /// same outputs, generator states and memories as the per-agent kernel
 /// ([`super::kernel::steer_one`]) on each of them.
-pub(super) fn steer_four(
+pub(crate) fn steer_four(
     ctx: &SteerCtx<'_>,
     row: usize,
     program: &Program,
@@ -207,18 +148,6 @@ pub(super) fn steer_four(
 mod tests {
     use super::*;
     use crate::behaviours::flocking::FlockSums;
-
-    #[test]
-    fn programs_hold_at_most_eight_terms_and_one_wander() {
-        let w = Term::Wander(WanderParams::default());
-        let p = Program::new([(Term::Separation, 1.5), (w, 0.3), (Term::Seek, 0.1)]).unwrap();
-        assert_eq!(p.terms().len(), 3);
-        assert_eq!(p.wander(), Some(WanderParams::default()));
-        assert!(Program::new([(w, 0.3), (w, 0.3)]).is_none());
-        assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS]).is_some());
-        assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS + 1]).is_none());
-        assert_eq!(Program::new([(Term::Seek, 1.0)]).unwrap().wander(), None);
-    }
 
     #[test]
     fn seek_and_truncation_hand_worked() {

@@ -1,0 +1,209 @@
+//! What the steering pass reads and the scratch it works in: the read-only view of
+//! the world at the start of the tick ([`SteerCtx`]) shared by every worker, and each
+//! worker's buffers ([`SteerScratch`]), reused every tick.
+
+use glam::Vec2;
+
+use crate::agents::{AgentId, Slots, Target};
+use crate::behaviours::avoidance::Line;
+use crate::behaviours::flocking::Neighbour;
+use crate::behaviours::leader::LeaderView;
+use crate::behaviours::targeting::Body;
+use crate::behaviours::AgentState;
+use crate::group::{GroupConfig, PathId};
+use crate::integrate::Integrator;
+use crate::scene::{GoalField, ObstacleIndex, Path, WallIndex};
+use crate::spatial::{BatchNeighbours, NeighbourQuery, SpatialIndex};
+
+use super::plan::GroupPlan;
+
+/// Per-worker scratch of the steering pass, reused every tick.
+#[derive(Default)]
+pub(crate) struct SteerScratch {
+    pub batch: BatchNeighbours,
+    /// The neighbour records of the agent being steered (records route only).
+    pub neighbours: Vec<Neighbour>,
+    /// Their rows, for avoidance (records route of an avoiding group only).
+    pub rows: Vec<u32>,
+    /// The avoidance's half-planes of the agent being steered, and its linear
+    /// programs' scratch.
+    pub lines: Vec<Line>,
+    pub projected: Vec<Line>,
+    /// The neighbour query of the group last steered in this chunk (cleared at each
+    /// chunk: a query holds for the index as rebuilt this tick).
+    query: Option<(usize, NeighbourQuery)>,
+}
+
+impl SteerScratch {
+    /// Forget the query of the last chunk: a query holds for the index as rebuilt
+    /// this tick, and a chunk starts afresh.
+    pub(crate) fn start_chunk(&mut self) {
+        self.query = None;
+    }
+
+    /// Make room in every buffer for as much as `other`'s holds.
+    pub(crate) fn reserve_like(&mut self, other: &Self) {
+        use crate::spatial::reserve_like;
+        self.batch.reserve_like(&other.batch);
+        reserve_like(&mut self.neighbours, &other.neighbours);
+        reserve_like(&mut self.rows, &other.rows);
+        reserve_like(&mut self.lines, &other.lines);
+        reserve_like(&mut self.projected, &other.projected);
+    }
+
+    /// The neighbour query of group `g_idx`: made once per run of rows of one group in
+    /// a chunk rather than once per agent.
+    #[inline]
+    pub(crate) fn query(&mut self, ctx: &SteerCtx<'_>, g_idx: usize) -> NeighbourQuery {
+        match self.query {
+            Some((gi, q)) if gi == g_idx => q,
+            _ => {
+                let g = &ctx.groups[g_idx];
+                let q =
+                    NeighbourQuery::within(ctx.index, g.neighbour_radius).at_most(g.max_neighbours);
+                self.query = Some((g_idx, q));
+                q
+            }
+        }
+    }
+}
+
+/// Read-only view of the state at the start of the tick, shared by all workers.
+pub(crate) struct SteerCtx<'a> {
+    pub id: &'a [AgentId],
+    pub group: &'a [u16],
+    pub pos: &'a [Vec2],
+    pub vel: &'a [Vec2],
+    pub unit_vel: &'a [Vec2],
+    pub heading: &'a [f32],
+    pub rotation: &'a [f32],
+    pub mass: &'a [f32],
+    pub max_speed: &'a [f32],
+    pub max_force: &'a [f32],
+    pub radius: &'a [f32],
+    pub target: &'a [Target],
+    /// Per row: the second target; empty while no agent has one. Read through
+    /// [`SteerCtx::target2`].
+    pub target2: &'a [Target],
+    /// Per row: the formation offset; empty while every agent's is zero. Read
+    /// through [`SteerCtx::offset`].
+    pub offset: &'a [Vec2],
+    /// Per row: the host's preferred velocity (NaN when none); empty while no agent
+    /// is host-driven. Read through [`SteerCtx::host_velocity`].
+    pub preferred: &'a [Vec2],
+    /// Per row: the agent's own path (`NO_ROUTE` when none); empty while no agent has
+    /// one. Read through [`SteerCtx::path_of`].
+    pub route: &'a [u32],
+    pub groups: &'a [GroupConfig],
+    pub plans: &'a [GroupPlan],
+    pub walls: &'a WallIndex,
+    pub obstacles: &'a ObstacleIndex,
+    pub paths: &'a [Option<Path>],
+    /// By field id; `None` where a field was removed.
+    pub fields: &'a [Option<std::sync::Arc<GoalField>>],
+    /// Per row: the leader in whose sight it is, or the leader-sight stage's mark for
+    /// none; empty without leaders. Read through [`SteerCtx::sighted_by_row`].
+    pub sighted_by: &'a [AgentId],
+    pub slots: &'a Slots,
+    pub index: &'a SpatialIndex,
+    /// Whether some group's flocking sums come from the candidates, which then carry
+    /// the rows' unit velocities (a grid's entries; a tree's chunk candidates,
+    /// gathered with them).
+    pub sums_from_candidates: bool,
+    /// The largest neighbour radius of a group that scans (0 when none does).
+    pub max_radius: f32,
+    /// Whether the avoidance meets only values whose squares cannot overflow
+    /// ([`super::avoid::avoidance_fits`]).
+    pub avoidance_fits: bool,
+    pub dt: f32,
+    pub integrator: Integrator,
+}
+
+impl SteerCtx<'_> {
+    /// The state of the agent in `row`, as behaviours see it.
+    #[inline]
+    pub(crate) fn state(&self, row: usize) -> AgentState {
+        AgentState {
+            pos: self.pos[row],
+            vel: self.vel[row],
+            heading: self.heading[row],
+            rotation: self.rotation[row],
+            max_speed: self.max_speed[row],
+            max_force: self.max_force[row],
+            radius: self.radius[row],
+            mass: self.mass[row],
+        }
+    }
+
+    /// The row of an agent target.
+    pub(crate) fn target_row(&self, target: Target) -> Option<usize> {
+        match target {
+            Target::Agent(id) => self.slots.row(id).map(|r| r as usize),
+            _ => None,
+        }
+    }
+
+    /// A leader as its followers see it.
+    pub(crate) fn leader_view(&self, row: usize) -> LeaderView {
+        LeaderView {
+            body: Body {
+                pos: self.pos[row],
+                vel: self.vel[row],
+            },
+            heading: self.heading[row],
+        }
+    }
+
+    /// A target's position and velocity (`None` without one, or for a dead agent).
+    pub(crate) fn resolve(&self, target: Target) -> Option<Body> {
+        match target {
+            Target::None => None,
+            Target::Point(p) => Some(Body {
+                pos: p,
+                vel: Vec2::ZERO,
+            }),
+            Target::Agent(id) => self.slots.row(id).map(|r| Body {
+                pos: self.pos[r as usize],
+                vel: self.vel[r as usize],
+            }),
+        }
+    }
+
+    /// The row of the leader in whose sight the agent in `row` is, if any.
+    #[inline]
+    pub(crate) fn sighted_by_row(&self, row: usize) -> Option<usize> {
+        let leader = *self.sighted_by.get(row)?;
+        self.slots.row(leader).map(|r| r as usize)
+    }
+
+    /// The path the agent in `row` follows: its own, if it has one, else `group_path`
+    /// (its group's follow-path behaviour's).
+    pub fn path_of(&self, row: usize, group_path: Option<PathId>) -> Option<&Path> {
+        let path = crate::agents::own_path(self.route, row).or(group_path.map(PathId::index))?;
+        self.paths.get(path).and_then(Option::as_ref)
+    }
+
+    /// The second target of the agent in `row` (interpose).
+    #[inline]
+    pub(crate) fn target2(&self, row: usize) -> Target {
+        crate::agents::second_target(self.target2, row)
+    }
+
+    /// The formation offset of the agent in `row` (offset pursuit).
+    #[inline]
+    pub(crate) fn offset(&self, row: usize) -> Vec2 {
+        crate::agents::formation_offset(self.offset, row)
+    }
+
+    /// The host's preferred velocity of the agent in `row`, when it is host-driven.
+    #[inline]
+    pub(crate) fn host_velocity(&self, row: usize) -> Option<Vec2> {
+        crate::agents::host_velocity(self.preferred, row)
+    }
+
+    /// The plan of the group of the agent in `row`.
+    #[inline]
+    pub(crate) fn plan_of(&self, row: usize) -> &GroupPlan {
+        &self.plans[self.group[row] as usize]
+    }
+}
