@@ -1,6 +1,7 @@
 //! Agent storage: private struct-of-arrays columns, stable generational handles,
 //! and the per-agent specification used to spawn.
 
+pub(crate) mod arrival;
 mod cycles;
 mod handle;
 mod lazy;
@@ -8,13 +9,14 @@ mod lazy;
 pub(crate) use handle::{untagged, Slots};
 pub use handle::{AgentId, GroupId, WorldTag};
 
+use arrival::ArrivalMemory;
+
 use glam::Vec2;
 
 use crate::behaviours::approach::WalkerState;
 use crate::behaviours::wander::{initial_wander_target, WanderParams};
 use crate::error::{finite, finite_vec, non_negative, positive, Result};
 use crate::rng::{agent_rng, AgentRng};
-use crate::world::arrival::ArrivalMemory;
 
 pub(crate) use cycles::Cycles;
 pub(crate) use lazy::Lazy;

@@ -118,7 +118,7 @@ pub struct BatchNeighbours {
 
 /// The candidate entries around one row, with their rows' unit velocities, for a sum
 /// over the neighbours in one pass without a list (the flocking sums:
-/// [`crate::behaviours::flocking::candidate_sums_x4`]). Entry arrays are each followed
+/// `candidate_sums_x4` in the steering stage). Entry arrays are each followed
 /// by [`super::GROUP`] never-matching entries.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Candidates<'a> {

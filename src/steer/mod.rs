@@ -43,7 +43,9 @@ use plan::Kernel;
 #[cfg(test)]
 pub(crate) use kernel::preferred_velocity;
 #[cfg(test)]
-pub(crate) use perceive::{column_sums, perceive, separation_radii, Flock, Perceived};
+pub(crate) use perceive::{
+    candidate_sums_x4, column_sums, perceive, separation_radii, Flock, Perceived,
+};
 
 /// Rows are steered in chunks of this many consecutive (spatially sorted) rows:
 /// one neighbour-index query per chunk, and one rayon task.

@@ -2,13 +2,13 @@
 //! route is matched. Both kernels call [`perceive`].
 
 use glam::Vec2;
+use wide::f32x4;
 
 use crate::behaviours::flocking::{
-    candidate_sums_x4, FlockForces, FlockSums, FlockTerms, Neighbour, SeparationParams,
-    MIN_SEPARATION_DIST,
+    FlockForces, FlockSums, FlockTerms, Neighbour, SeparationParams, MIN_SEPARATION_DIST,
 };
 use crate::behaviours::AgentState;
-use crate::spatial::NeighbourQuery;
+use crate::spatial::{Candidates, NeighbourQuery};
 
 use super::plan::NeighbourRoute;
 use super::{SteerCtx, SteerScratch};
@@ -233,3 +233,116 @@ pub(crate) fn column_sums(
         flock: Flock::Sums(sums, terms),
     }
 }
+
+/// The [`FlockSums`] of a row over its neighbours among `c` (the candidate entries
+/// around it, with unit velocities) in one pass, without a list of neighbours: entry
+/// `i` of a span is summed in lane `(i - start) % 4`, and the lanes are added as
+/// `(0 + 1) + (2 + 3)` at the end, so the sums differ from the record path's by
+/// rounding only. `sep` is the separation radius squared and the least distance
+/// squared of the inverse-distance push.
+///
+/// `None` where the sums would need the list, and the caller scans instead: more
+/// neighbours than the query's cap (the nearest would have to be chosen), or a
+/// neighbour within the separation radius closer than the least distance (whose push
+/// is floored). Each span's columns are sliced once and walked in whole groups (what
+/// that saves, and what the one pass saves over the list: `docs/optimisations.md`,
+/// the sixth round and "Candidate sums in whole groups").
+#[inline(always)]
+pub(crate) fn candidate_sums_x4(
+    c: &Candidates<'_>,
+    (sep_r2, min_d2): (f32, f32),
+) -> Option<FlockSums> {
+    use bytemuck::cast;
+    use wide::{i32x4, u32x4};
+    const GROUP: usize = 4;
+    let (px, py) = (f32x4::splat(c.at.x), f32x4::splat(c.at.y));
+    let (r2, sep_r2, min_d2) = (
+        f32x4::splat(c.r2),
+        f32x4::splat(sep_r2),
+        f32x4::splat(min_d2),
+    );
+    let me = u32x4::splat(c.row);
+    let zero = f32x4::ZERO;
+    let mut count = i32x4::ZERO;
+    let (mut push_x, mut push_y, mut head_x, mut head_y) = (zero, zero, zero, zero);
+    let (mut pos_x, mut pos_y, mut close) = (zero, zero, zero);
+    for (s, e) in c.spans {
+        // The span's whole groups of four, the last one reaching into the padding
+        // that the table keeps after its entries: one bounds check per column and
+        // span, none per group.
+        let n = e.saturating_sub(s);
+        let end = s + n.div_ceil(GROUP) * GROUP;
+        let (Some(xs), Some(ys), Some(uxs), Some(uys), Some(ids)) = (
+            c.xs.get(s..end),
+            c.ys.get(s..end),
+            c.unit_xs.get(s..end),
+            c.unit_ys.get(s..end),
+            c.ids.get(s..end),
+        ) else {
+            return None;
+        };
+        // `at`: each lane's place in the span; from `n` on, a lane holds the next
+        // cell's entries or the padding.
+        let mut at = i32x4::new([0, 1, 2, 3]);
+        let len = i32x4::splat(n as i32);
+        // Groups as arrays, so that loading one takes no bounds check wherever this is
+        // inlined.
+        let quads = xs
+            .as_chunks::<GROUP>()
+            .0
+            .iter()
+            .zip(ys.as_chunks::<GROUP>().0);
+        let units = (uxs.as_chunks::<GROUP>().0.iter()).zip(uys.as_chunks::<GROUP>().0);
+        for (k, (((gx, gy), (gux, guy)), gi)) in
+            quads.zip(units).zip(ids.as_chunks::<GROUP>().0).enumerate()
+        {
+            let (gx, gy, gux, guy) = (
+                f32x4::new(*gx),
+                f32x4::new(*gy),
+                f32x4::new(*gux),
+                f32x4::new(*guy),
+            );
+            // `dist2`, as the scan computes it.
+            let (dx, dy) = (gx - px, gy - py);
+            let d2 = dx * dx + dy * dy;
+            // Within the radius, not the row itself, not past the span's end.
+            let tail = at.simd_lt(len);
+            at += i32x4::splat(GROUP as i32);
+            let other = !u32x4::new(*gi).simd_eq(me);
+            let hit = d2.simd_le(r2) & cast::<u32x4, f32x4>(other) & cast::<i32x4, f32x4>(tail);
+            count -= cast::<f32x4, i32x4>(hit);
+            pos_x += gx & hit;
+            pos_y += gy & hit;
+            head_x += gux & hit;
+            head_y += guy & hit;
+            let sep = hit & d2.simd_le(sep_r2);
+            close |= sep & d2.simd_lt(min_d2);
+            // `away * (1 / |away|²)`, with `away = p - q`.
+            let inv = f32x4::ONE / d2;
+            push_x += ((px - gx) * inv) & sep;
+            push_y += ((py - gy) * inv) & sep;
+            // Give up as soon as the count passes the cap (checked every 16 entries:
+            // in a pile the sums would be thrown away anyway).
+            if k % 4 == 3 && count.reduce_add() > c.cap as i32 {
+                return None;
+            }
+        }
+    }
+    let count = count.to_array().iter().map(|&c| c as usize).sum::<usize>();
+    if close.any() || count > c.cap {
+        return None;
+    }
+    let sum = |v: f32x4| {
+        let a = v.to_array();
+        (a[0] + a[1]) + (a[2] + a[3])
+    };
+    Some(FlockSums {
+        count,
+        push: Vec2::new(sum(push_x), sum(push_y)),
+        headings: Vec2::new(sum(head_x), sum(head_y)),
+        positions: Vec2::new(sum(pos_x), sum(pos_y)),
+    })
+}
+
+#[cfg(test)]
+mod tests;

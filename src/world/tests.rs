@@ -4,11 +4,12 @@
 use glam::Vec2;
 
 use super::*;
-use crate::behaviours::flocking::{candidate_sums_x4, SeparationParams, MIN_SEPARATION_DIST};
+use crate::behaviours::flocking::{SeparationParams, MIN_SEPARATION_DIST};
 use crate::behaviours::wander::WanderParams;
 use crate::group::WeightedBehaviour;
 use crate::rng::uniform;
 use crate::spatial::{BatchNeighbours, NeighbourQuery, CHUNK_ROWS};
+use crate::steer::candidate_sums_x4;
 use crate::steer::plan::{Kernel, NeighbourRoute};
 use crate::{AgentSpec, Behaviour, Target};
 
