@@ -11,7 +11,7 @@ use super::grid::{cap_cells, MAX_PER_CELL};
 use super::kdtree::KdTreeIndex;
 use super::scan::{crowded, keep_nearest, scan_cells, sort_by_distance, Probe};
 use super::{
-    addressable, brute, clean_radius, dist2, pad, reach_cells, Bounds, Inner, NeighbourQuery,
+    addressable, brute, clean_radius, dist2, pad, reach_cells, Bounds, NeighbourQuery,
     SpatialIndex, CELL_PER_RADIUS, CHUNK_ROWS,
 };
 
@@ -206,7 +206,7 @@ impl BatchNeighbours {
         self.r = r;
         self.len = positions.len();
         self.build = index.build;
-        let Inner::KdTree(tree) = &index.inner else {
+        let Some(tree) = index.tree() else {
             // The grid is scanned in place.
             return;
         };
@@ -567,12 +567,12 @@ impl BatchNeighbours {
         // of that radius ([`keep_nearest`]): in a crowd far denser than the query's
         // radius (a pile spreading out), buckets of the whole radius put every row in
         // the first, and the selection runs over all of them.
-        let (found, within, over) = match &index.inner {
-            Inner::Grid(g) if g.len() == positions.len() && q.finite => {
+        let (found, within, over) = match (index.grid(), index.tree()) {
+            (Some(g), _) if g.len() == positions.len() && q.finite => {
                 let cell = g.cell_of(row).unwrap_or(NO_CELL);
                 scan_cells(g.cells(), (cell, q.grid_cells), (probe, q.cap), hits)
             }
-            Inner::KdTree(tree) if gathered => {
+            (_, Some(tree)) if gathered => {
                 let local = row - self.rows.start;
                 match self.row_cell.get(local).copied().unwrap_or(NO_CELL) {
                     STRAY => {
@@ -627,14 +627,14 @@ impl BatchNeighbours {
             return None;
         }
         let at = *positions.get(row)?;
-        let (table, cell) = match &index.inner {
-            Inner::Grid(g) => {
+        let (table, cell) = match index.grid() {
+            Some(g) => {
                 if q.grid_cells != 1 || g.len() != positions.len() {
                     return None;
                 }
                 (g.cells(), g.cell_of(row)?)
             }
-            Inner::KdTree(_) => {
+            None => {
                 if !self.gathered(positions, row, q.r) || self.reach_cells != 1 {
                     return None;
                 }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::cells::NO_CELL;
 use super::grid::GridFrame;
-use super::{addressable, Bounds, IndexKind, Inner, SpatialIndex};
+use super::{addressable, Bounds, IndexKind, SpatialIndex};
 
 /// Below this many rows the keys are computed and sorted on the calling thread.
 const PARALLEL_MIN: usize = 16_384;
@@ -130,7 +130,9 @@ pub(crate) fn grid_keys_by_index<'a>(
     let stored = match index.kind() {
         IndexKind::Grid => {
             index.rebuild(positions, None, cell_hint);
-            matches!(&index.inner, Inner::Grid(grid) if grid.stored_order(&mut scratch.keys))
+            index
+                .grid()
+                .is_some_and(|grid| grid.stored_order(&mut scratch.keys))
         }
         IndexKind::KdTree => false,
     };

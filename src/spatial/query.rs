@@ -1,7 +1,7 @@
 //! [`NeighbourQuery`]: what a neighbour scan looks for, checked and derived once for
 //! many rows.
 
-use super::{clean_radius, pad, Inner, SpatialIndex};
+use super::{clean_radius, pad, SpatialIndex};
 
 /// A neighbour query, prepared for an index as it was last rebuilt (make a new one
 /// after a rebuild): the rows within a radius of a row, at most a cap of them (the
@@ -52,10 +52,7 @@ impl NeighbourQuery {
             reach,
             cap: usize::MAX,
             finite: (reach * reach).is_finite(),
-            grid_cells: match &index.inner {
-                Inner::Grid(g) => g.reach_cells(reach),
-                Inner::KdTree(_) => 0,
-            },
+            grid_cells: index.grid().map_or(0, |g| g.reach_cells(reach)),
             sorted: false,
             crowd: f32::INFINITY,
         }

@@ -1,3 +1,5 @@
+use std::ops::Range;
+
 use super::*;
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro128PlusPlus;
