@@ -10,7 +10,7 @@ use throng::behaviours::leader::{ahead_point, in_leader_sight, LeaderParams, Lea
 use throng::behaviours::obstacles::ObstacleAvoidanceParams;
 use throng::behaviours::path::PathFollowParams;
 use throng::behaviours::tactics::{HideParams, InterposeParams, OffsetPursuitParams};
-use throng::behaviours::targeting::{Body, EvadeParams};
+use throng::behaviours::targeting::{EvadeParams, Motion};
 use throng::behaviours::walls::WallAvoidanceParams;
 use throng::behaviours::wander::WanderParams;
 use throng::combine::Combination;
@@ -445,7 +445,7 @@ fn leader_sight_from_the_index_equals_a_brute_force_check() {
                     let (lp, lv, lh) = before[l];
                     let params = leader_params[l].1;
                     let view = LeaderView {
-                        body: Body { pos: lp, vel: lv },
+                        body: Motion { pos: lp, vel: lv },
                         heading: lh,
                     };
                     in_leader_sight(pos, lp, ahead_point(&view, &params), &params)

@@ -199,7 +199,7 @@ pub(crate) fn validate_target(field: &'static str, t: Target) -> Result<()> {
 /// Per-agent behaviour memory: state a behaviour carries from tick to tick. Only
 /// the steering pass writes it, each agent its own row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Memory {
+pub(crate) struct BehaviourMemory {
     /// Wander target in the agent's local frame (x right, y forward).
     pub wander: Vec2,
     /// Distance travelled along the agent's path (path following).
@@ -265,7 +265,7 @@ pub(crate) struct Columns {
     /// non-zero one (zero otherwise).
     pub offset: Lazy<Vec2>,
     pub rng: Vec<AgentRng>,
-    pub memory: Vec<Memory>,
+    pub memory: Vec<BehaviourMemory>,
     /// The approach walker's state: a row per agent once some group walks
     /// ([`Self::start_walking`]).
     pub walker: Lazy<WalkerState>,
@@ -275,23 +275,23 @@ pub(crate) struct Columns {
     /// behaviours drive): a row per agent once some agent is host-driven
     /// ([`Self::start_host_driving`]).
     pub preferred: Lazy<Vec2>,
-    /// The agent's own path (a [`crate::group::PathId`] index; [`NO_ROUTE`] for an
+    /// The agent's own path (a [`crate::group::PathId`] index; [`NO_PATH`] for an
     /// agent that follows its group's): a row per agent once some agent has one
-    /// ([`Self::start_routing`]).
-    pub route: Lazy<u32>,
+    /// ([`Self::start_paths`]).
+    pub path: Lazy<u32>,
     pub out: Vec<SteerOut>,
 }
 
-/// A `route` entry of an agent without a path of its own.
-pub(crate) const NO_ROUTE: u32 = u32::MAX;
+/// A `path` entry of an agent without a path of its own.
+pub(crate) const NO_PATH: u32 = u32::MAX;
 
-/// The entry of `row` in a `route` column: the agent's own path, if it has one.
+/// The entry of `row` in a `path` column: the agent's own path, if it has one.
 #[inline]
-pub(crate) fn own_path(route: &[u32], row: usize) -> Option<usize> {
-    route
+pub(crate) fn own_path(paths: &[u32], row: usize) -> Option<usize> {
+    paths
         .get(row)
         .copied()
-        .filter(|&r| r != NO_ROUTE)
+        .filter(|&r| r != NO_PATH)
         .map(|r| r as usize)
 }
 
@@ -350,7 +350,7 @@ macro_rules! for_each_lazy_column {
         $m!(offset);
         $m!(walker);
         $m!(preferred);
-        $m!(route);
+        $m!(path);
     }};
 }
 
@@ -453,9 +453,9 @@ impl Columns {
         self.preferred.start(self.len(), Vec2::NAN);
     }
 
-    /// Give every row a route entry (none), and every row pushed from now on.
-    pub(crate) fn start_routing(&mut self) {
-        self.route.start(self.len(), NO_ROUTE);
+    /// Give every row a path entry (none), and every row pushed from now on.
+    pub(crate) fn start_paths(&mut self) {
+        self.path.start(self.len(), NO_PATH);
     }
 
     /// Give every row a second target (none), and every row pushed from now on.
@@ -511,13 +511,13 @@ impl Columns {
         self.target2.push(spec.target2);
         self.offset.push(spec.offset);
         self.rng.push(agent_rng(seed, id.key()));
-        self.memory.push(Memory {
+        self.memory.push(BehaviourMemory {
             wander: initial_wander_target(wander),
             path_progress: 0.0,
         });
         self.walker.push(WalkerState::default());
         self.preferred.push(Vec2::NAN);
-        self.route.push(NO_ROUTE);
+        self.path.push(NO_PATH);
         self.arrival
             .push(ArrivalMemory::spawned(spec.target != Target::None));
         self.out.push(SteerOut::default());

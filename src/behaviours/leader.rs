@@ -19,7 +19,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use super::flocking::{separation, Neighbour, SeparationParams};
-use super::targeting::{arrive, evade, ArriveParams, Body, EvadeParams};
+use super::targeting::{arrive, evade, ArriveParams, EvadeParams, Motion};
 use super::AgentState;
 use crate::math::{heading_to_vec, normalize_or};
 
@@ -28,7 +28,7 @@ use crate::math::{heading_to_vec, normalize_or};
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LeaderView {
     /// Position and velocity.
-    pub body: Body,
+    pub body: Motion,
     /// Heading, radians clockwise from +y (see [`crate::math`]).
     pub heading: f32,
 }
@@ -174,7 +174,7 @@ mod tests {
 
     fn leader(pos: Vec2, vel: Vec2, heading: f32) -> LeaderView {
         LeaderView {
-            body: Body { pos, vel },
+            body: Motion { pos, vel },
             heading,
         }
     }

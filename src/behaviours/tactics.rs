@@ -9,7 +9,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use super::leader::LeaderView;
-use super::targeting::{arrive, evade, ArriveParams, Body, EvadeParams};
+use super::targeting::{arrive, evade, ArriveParams, EvadeParams, Motion};
 use super::AgentState;
 use crate::math::{normalize_or, normalize_or_zero, perp_right, EPS_LEN};
 use crate::scene::{Obstacle, ObstacleIndex};
@@ -57,7 +57,7 @@ impl Default for InterposeParams {
 /// `T` to reach it at maximum speed, predict both bodies `T` ahead, and arrive at
 /// the midpoint of the predictions. An agent that cannot move uses `T = 0`.
 #[must_use]
-pub fn interpose(me: &AgentState, a: &Body, b: &Body, params: &InterposeParams) -> Vec2 {
+pub fn interpose(me: &AgentState, a: &Motion, b: &Motion, params: &InterposeParams) -> Vec2 {
     let mid_now = (a.pos + b.pos) * 0.5;
     let time = if me.max_speed > EPS_LEN {
         me.pos.distance(mid_now) / me.max_speed
@@ -121,7 +121,7 @@ pub fn hiding_spot(
 
 fn hide_with(
     me: &AgentState,
-    hunter: &Body,
+    hunter: &Motion,
     params: &HideParams,
     for_each_candidate: impl FnOnce(&mut dyn FnMut(u32, &Obstacle)),
 ) -> Vec2 {
@@ -150,7 +150,7 @@ fn hide_with(
 #[must_use]
 pub fn hide(
     me: &AgentState,
-    hunter: &Body,
+    hunter: &Motion,
     obstacles: &ObstacleIndex,
     params: &HideParams,
 ) -> Vec2 {
@@ -163,7 +163,7 @@ pub fn hide(
 #[must_use]
 pub fn hide_among(
     me: &AgentState,
-    hunter: &Body,
+    hunter: &Motion,
     obstacles: &[Obstacle],
     params: &HideParams,
 ) -> Vec2 {
@@ -254,8 +254,8 @@ mod tests {
         }
     }
 
-    fn body(pos: Vec2, vel: Vec2) -> Body {
-        Body { pos, vel }
+    fn body(pos: Vec2, vel: Vec2) -> Motion {
+        Motion { pos, vel }
     }
 
     #[test]

@@ -11,14 +11,20 @@ use super::AgentState;
 use crate::math::x4::Vec2x4;
 use crate::math::{normalize_or_zero, EPS_LEN};
 
-/// A moving body seen by a behaviour: position and velocity.
+/// Where something is and how it moves, as a behaviour sees a target, a leader or a
+/// hunter: position and velocity. (A body's mass and limits are
+/// [`crate::integrate::Limits`].)
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Body {
+pub struct Motion {
     /// Position.
     pub pos: Vec2,
     /// Velocity.
     pub vel: Vec2,
 }
+
+/// The former name of [`Motion`].
+#[deprecated(note = "renamed `Motion` (a body's mass and limits are `integrate::Limits`)")]
+pub type Body = Motion;
 
 /// Seek: full speed toward `target`. Zero when already there.
 #[must_use]
@@ -142,7 +148,7 @@ pub fn arrive(me: &AgentState, target: Vec2, params: &ArriveParams) -> Vec2 {
 /// (Buckland's `ToEvader.Length() / (MaxSpeed + Evader.Speed())`). Zero when
 /// neither can move.
 #[must_use]
-pub fn look_ahead_time(me: &AgentState, other: &Body) -> f32 {
+pub fn look_ahead_time(me: &AgentState, other: &Motion) -> f32 {
     let d = (other.pos - me.pos).length();
     let speed = me.max_speed + other.vel.length();
     if speed > EPS_LEN {
@@ -156,7 +162,7 @@ pub fn look_ahead_time(me: &AgentState, other: &Body) -> f32 {
 /// When the evader is ahead and coming straight at us (headings opposed by more
 /// than about 18 degrees), seek its current position instead (Buckland).
 #[must_use]
-pub fn pursuit(me: &AgentState, evader: &Body) -> Vec2 {
+pub fn pursuit(me: &AgentState, evader: &Motion) -> Vec2 {
     let to_evader = evader.pos - me.pos;
     let my_fwd = me.forward();
     let ev_fwd = normalize_or_zero(evader.vel);
@@ -185,7 +191,7 @@ impl Default for EvadeParams {
 /// Evade: flee the point where `pursuer` will be after [`look_ahead_time`], when it
 /// is within `threat_range`.
 #[must_use]
-pub fn evade(me: &AgentState, pursuer: &Body, params: &EvadeParams) -> Vec2 {
+pub fn evade(me: &AgentState, pursuer: &Motion, params: &EvadeParams) -> Vec2 {
     let d_sq = (pursuer.pos - me.pos).length_squared();
     if d_sq > params.threat_range * params.threat_range {
         return Vec2::ZERO;
@@ -297,7 +303,7 @@ mod tests {
         // Evader at (10,0) moving (0,1); me at origin, max speed 1, still.
         // look-ahead = 10 / (1 + 1) = 5, predicted (10,5), seek gives (10,5)/|..| * 1.
         let me = agent(Vec2::ZERO, Vec2::ZERO, 1.0);
-        let ev = Body {
+        let ev = Motion {
             pos: Vec2::new(10.0, 0.0),
             vel: Vec2::Y,
         };
@@ -312,7 +318,7 @@ mod tests {
     #[test]
     fn pursuit_head_on_seeks_current_position() {
         let me = agent(Vec2::ZERO, Vec2::Y, 1.0);
-        let ev = Body {
+        let ev = Motion {
             pos: Vec2::new(0.0, 10.0),
             vel: Vec2::NEG_Y,
         };

@@ -8,7 +8,7 @@ use crate::agents::{AgentId, Slots, Target};
 use crate::behaviours::avoidance::Line;
 use crate::behaviours::flocking::Neighbour;
 use crate::behaviours::leader::LeaderView;
-use crate::behaviours::targeting::Body;
+use crate::behaviours::targeting::Motion;
 use crate::behaviours::AgentState;
 use crate::group::{GroupConfig, PathId};
 use crate::integrate::Integrator;
@@ -83,7 +83,7 @@ pub(crate) struct SteerCtx<'a> {
     pub radius: &'a [f32],
     pub target: &'a [Target],
     /// Per row: the second target; empty while no agent has one. Read through
-    /// [`SteerCtx::target2`].
+    /// [`SteerCtx::second_target`].
     pub target2: &'a [Target],
     /// Per row: the formation offset; empty while every agent's is zero. Read
     /// through [`SteerCtx::offset`].
@@ -91,9 +91,9 @@ pub(crate) struct SteerCtx<'a> {
     /// Per row: the host's preferred velocity (NaN when none); empty while no agent
     /// is host-driven. Read through [`SteerCtx::host_velocity`].
     pub preferred: &'a [Vec2],
-    /// Per row: the agent's own path (`NO_ROUTE` when none); empty while no agent has
+    /// Per row: the agent's own path (`NO_PATH` when none); empty while no agent has
     /// one. Read through [`SteerCtx::path_of`].
-    pub route: &'a [u32],
+    pub path: &'a [u32],
     pub groups: &'a [GroupConfig],
     pub plans: &'a [GroupPlan],
     pub walls: &'a WallIndex,
@@ -146,7 +146,7 @@ impl SteerCtx<'_> {
     /// A leader as its followers see it.
     pub(crate) fn leader_view(&self, row: usize) -> LeaderView {
         LeaderView {
-            body: Body {
+            body: Motion {
                 pos: self.pos[row],
                 vel: self.vel[row],
             },
@@ -155,14 +155,14 @@ impl SteerCtx<'_> {
     }
 
     /// A target's position and velocity (`None` without one, or for a dead agent).
-    pub(crate) fn resolve(&self, target: Target) -> Option<Body> {
+    pub(crate) fn resolve(&self, target: Target) -> Option<Motion> {
         match target {
             Target::None => None,
-            Target::Point(p) => Some(Body {
+            Target::Point(p) => Some(Motion {
                 pos: p,
                 vel: Vec2::ZERO,
             }),
-            Target::Agent(id) => self.slots.row(id).map(|r| Body {
+            Target::Agent(id) => self.slots.row(id).map(|r| Motion {
                 pos: self.pos[r as usize],
                 vel: self.vel[r as usize],
             }),
@@ -179,13 +179,13 @@ impl SteerCtx<'_> {
     /// The path the agent in `row` follows: its own, if it has one, else `group_path`
     /// (its group's follow-path behaviour's).
     pub fn path_of(&self, row: usize, group_path: Option<PathId>) -> Option<&Path> {
-        let path = crate::agents::own_path(self.route, row).or(group_path.map(PathId::index))?;
+        let path = crate::agents::own_path(self.path, row).or(group_path.map(PathId::index))?;
         self.paths.get(path).and_then(Option::as_ref)
     }
 
     /// The second target of the agent in `row` (interpose).
     #[inline]
-    pub(crate) fn target2(&self, row: usize) -> Target {
+    pub(crate) fn second_target(&self, row: usize) -> Target {
         crate::agents::second_target(self.target2, row)
     }
 

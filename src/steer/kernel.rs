@@ -5,7 +5,7 @@
 
 use glam::Vec2;
 
-use crate::agents::{Memory, SteerOut};
+use crate::agents::{BehaviourMemory, SteerOut};
 use crate::behaviours::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviours::approach::{approach_step, WalkerState};
 use crate::behaviours::containment::containment;
@@ -22,7 +22,7 @@ use crate::behaviours::obstacles::obstacle_avoidance;
 use crate::behaviours::path::follow_path;
 use crate::behaviours::queue::queue;
 use crate::behaviours::tactics::{hide, interpose, offset_pursuit};
-use crate::behaviours::targeting::{arrive, evade, flee, pursuit, seek, Body};
+use crate::behaviours::targeting::{arrive, evade, flee, pursuit, seek, Motion};
 use crate::behaviours::walls::wall_avoidance;
 use crate::behaviours::wander::wander;
 use crate::behaviours::{AgentState, Steering};
@@ -79,7 +79,7 @@ impl Contribution {
 /// The per-agent state a behaviour may update (each agent its own row).
 pub(crate) struct AgentMut<'a> {
     pub rng: &'a mut AgentRng,
-    pub memory: &'a mut Memory,
+    pub memory: &'a mut BehaviourMemory,
     pub walker: &'a mut WalkerState,
 }
 
@@ -92,11 +92,11 @@ struct Dispatch<'c, 'a> {
     row: usize,
     me: AgentState,
     my_slot: u32,
-    target: Option<Body>,
+    target: Option<Motion>,
     target_row: Option<usize>,
     neighbours: &'c [Neighbour],
     flock: Option<(FlockForces, SeparationParams)>,
-    memory: &'c mut Memory,
+    memory: &'c mut BehaviourMemory,
     walker: &'c mut WalkerState,
 }
 
@@ -115,7 +115,7 @@ impl Dispatch<'_, '_> {
         // A generic function rather than a closure over `&dyn Fn`: each arm's force is
         // compiled in place instead of called through a vtable.
         #[inline(always)]
-        fn on_target(target: &Option<Body>, f: impl FnOnce(Body) -> Vec2) -> Contribution {
+        fn on_target(target: &Option<Motion>, f: impl FnOnce(Motion) -> Vec2) -> Contribution {
             Contribution::force(target.map_or(Vec2::ZERO, f))
         }
         match b {
@@ -197,7 +197,7 @@ impl Dispatch<'_, '_> {
                     None => Contribution::default(),
                 }
             }
-            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.target2(row))) {
+            Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.second_target(row))) {
                 (Some(a), Some(b)) => Contribution::force(interpose(me, a, &b, p)),
                 _ => Contribution::default(),
             },

@@ -11,7 +11,7 @@
 use glam::Vec2;
 use wide::f32x4;
 
-use crate::agents::{Memory, SteerOut};
+use crate::agents::{BehaviourMemory, SteerOut};
 use crate::behaviours::flocking::{forces_x4, FlockSums4};
 use crate::behaviours::forward_x4;
 use crate::behaviours::targeting::seek_x4;
@@ -57,7 +57,7 @@ pub(crate) struct Output {
 /// its behaviour's four-lane twin, then the weighted sum in the program's order and
 /// the truncation to the maximum force.
 #[must_use]
-pub(crate) fn steer_x4(program: &Program, b: &Input) -> Output {
+pub(crate) fn lane_forces(program: &Program, b: &Input) -> Output {
     let pos = b.pos.load();
     let vel = b.vel.load();
     let max_speed = f32x4::new(b.max_speed);
@@ -90,7 +90,7 @@ pub(crate) fn steer_x4(program: &Program, b: &Input) -> Output {
 }
 
 /// The steering kernel of four consecutive agents of one group with a lane program:
-/// neighbours and random draws per agent, the rest in lanes ([`steer_x4`]); returns
+/// neighbours and random draws per agent, the rest in lanes ([`lane_forces`]); returns
 /// the neighbours they perceived. Bitwise the
 /// same outputs, generator states and memories as the per-agent kernel
 /// ([`super::kernel::steer_one`]) on each of them.
@@ -101,7 +101,7 @@ pub(crate) fn steer_four(
     (out, rng, memory): (
         &mut [SteerOut; LANES],
         &mut [AgentRng; LANES],
-        &mut [Memory; LANES],
+        &mut [BehaviourMemory; LANES],
     ),
     s: &mut SteerScratch,
 ) -> u64 {
@@ -134,7 +134,7 @@ pub(crate) fn steer_four(
                 .set(i, draw_jitter(&p, ctx.dt, &mut rng[i]));
         }
     }
-    let o = steer_x4(program, &input);
+    let o = lane_forces(program, &input);
     for i in 0..LANES {
         if wander.is_some() {
             memory[i].wander = o.wander[i];
@@ -174,7 +174,7 @@ mod tests {
         }
         b.pos.set(2, Vec2::ZERO);
         let p = Program::new([(Term::Seek, 1.0)]).unwrap();
-        let o = steer_x4(&p, &b);
+        let o = lane_forces(&p, &b);
         assert_eq!(
             o.force,
             [Vec2::new(1.5, 2.0), Vec2::ZERO, Vec2::ZERO, Vec2::ZERO]

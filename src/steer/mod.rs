@@ -27,7 +27,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::agents::{Memory, SteerOut};
+use crate::agents::{BehaviourMemory, SteerOut};
 use crate::behaviours::approach::WalkerState;
 use crate::math::x4::LANES;
 use crate::rng::AgentRng;
@@ -56,7 +56,7 @@ const STEER_CHUNK: usize = crate::spatial::CHUNK_ROWS;
 pub(crate) struct Written<'a> {
     pub out: &'a mut [SteerOut],
     pub rng: &'a mut [AgentRng],
-    pub memory: &'a mut [Memory],
+    pub memory: &'a mut [BehaviourMemory],
     pub walker: &'a mut [WalkerState],
 }
 

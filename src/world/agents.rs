@@ -4,7 +4,7 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use crate::agents::{own_path, NO_ROUTE};
+use crate::agents::{own_path, NO_PATH};
 use crate::agents::{AgentId, AgentSpec, GroupId, Target};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
 use crate::group::{Behaviour, GroupConfig, PathId};
@@ -592,10 +592,10 @@ impl World {
                     reason: format!("no path {} in this world", p.index()),
                 });
             }
-            self.cols.start_routing();
+            self.cols.start_paths();
         }
-        if let Some(r) = self.cols.route.get_mut(row) {
-            *r = path.map_or(NO_ROUTE, |p| p.0);
+        if let Some(r) = self.cols.path.get_mut(row) {
+            *r = path.map_or(NO_PATH, |p| p.0);
         }
         let group = &self.groups[usize::from(self.cols.group[row])];
         let own = path.map(PathId::index);
@@ -609,7 +609,7 @@ impl World {
     /// An unknown handle.
     pub fn agent_path(&self, id: AgentId) -> Result<Option<PathId>> {
         let row = self.row(id)?;
-        Ok(own_path(self.cols.route.rows(), row).map(PathId::from_index))
+        Ok(own_path(self.cols.path.rows(), row).map(PathId::from_index))
     }
 
     /// Set an agent's formation offset (offset pursuit); its handle stays.
@@ -730,7 +730,7 @@ impl World {
     pub fn set_agent_group(&mut self, id: AgentId, group: GroupId) -> Result<()> {
         let config = self.live_group(group)?;
         let row = self.row(id)?;
-        let own = own_path(self.cols.route.rows(), row);
+        let own = own_path(self.cols.path.rows(), row);
         let progress = self.path_progress_at(own, config, self.cols.pos[row]);
         self.cols.group[row] = group.index;
         self.cols.memory[row].path_progress = progress;

@@ -178,7 +178,7 @@ impl World {
             radius,
             target,
             arrival,
-            route,
+            path,
             ..
         } = &mut self.cols;
         let slots = &self.slots;
@@ -193,17 +193,17 @@ impl World {
         };
         // Worlds where no group follows a field read no group column: the pass is
         // compiled for them with no field at all.
-        // Nor, where no agent has a path of its own, the route column.
-        let (route, paths) = (route.rows(), &self.paths);
+        // Nor, where no agent has a path of its own, the path column.
+        let (own, paths) = (path.rows(), &self.paths);
         let route_end = |row: usize| {
-            let path = paths.get(own_path(route, row)?)?.as_ref()?;
+            let path = paths.get(own_path(own, row)?)?.as_ref()?;
             (!path.is_looped()).then(|| path.last_point())
         };
         let field_of = |row: usize| {
             let f = plans[usize::from(group[row])].field?;
             fields.get(f.index())?.as_deref()
         };
-        let changed = match (plans.iter().any(|p| p.field.is_some()), route.is_empty()) {
+        let changed = match (plans.iter().any(|p| p.field.is_some()), own.is_empty()) {
             (true, false) => arrival_pass(arrival, &bodies, slots, dt, field_of, route_end),
             (true, true) => arrival_pass(arrival, &bodies, slots, dt, field_of, |_| None),
             (false, false) => arrival_pass(arrival, &bodies, slots, dt, |_| None, route_end),

@@ -535,7 +535,7 @@ impl World {
     pub fn add_path(&mut self, path: Path) -> Result<PathId> {
         let id = u32::try_from(self.paths.len())
             .ok()
-            .filter(|&i| i != crate::agents::NO_ROUTE)
+            .filter(|&i| i != crate::agents::NO_PATH)
             .ok_or(ThrongError::Capacity("paths"))?;
         self.paths.push(Some(path));
         Ok(PathId(id))
@@ -568,9 +568,9 @@ impl World {
                 g.name
             )));
         }
-        for r in self.cols.route.rows_mut() {
+        for r in self.cols.path.rows_mut() {
             if *r as usize == path.index() {
-                *r = crate::agents::NO_ROUTE;
+                *r = crate::agents::NO_PATH;
             }
         }
         self.paths[path.index()] = None;

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::agents::{AgentId, Cycles, Target};
 use crate::behaviours::leader::{ahead_point, in_leader_sight, LeaderView};
-use crate::behaviours::targeting::Body;
+use crate::behaviours::targeting::Motion;
 
 use super::World;
 
@@ -133,7 +133,7 @@ impl World {
                     return;
                 };
                 let view = LeaderView {
-                    body: Body {
+                    body: Motion {
                         pos: c.pos[lu],
                         vel: c.vel[lu],
                     },

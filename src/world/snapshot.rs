@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::{AgentId, Columns, Slots, NO_ROUTE};
+use crate::agents::{AgentId, Columns, Slots, NO_PATH};
 use crate::error::{Result, ThrongError};
 use crate::group::{GroupConfig, PathId};
 use std::sync::Arc;
@@ -378,10 +378,10 @@ impl World {
             return Err(bad("an agent of a group the snapshot does not have"));
         }
         if cols
-            .route
+            .path
             .rows()
             .iter()
-            .any(|&r| r != NO_ROUTE && world.path(PathId(r)).is_none())
+            .any(|&r| r != NO_PATH && world.path(PathId(r)).is_none())
         {
             return Err(bad("an agent's own path that the snapshot does not have"));
         }

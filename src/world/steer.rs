@@ -92,7 +92,7 @@ impl World {
             out: _,
             arrival: _,
             preferred,
-            route,
+            path,
         } = &self.cols;
         SteerCtx {
             id,
@@ -110,7 +110,7 @@ impl World {
             target2: target2.rows(),
             offset: offset.rows(),
             preferred: preferred.rows(),
-            route: route.rows(),
+            path: path.rows(),
             groups: &self.groups,
             plans: &self.plans,
             walls: &self.walls,
