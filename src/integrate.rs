@@ -160,8 +160,7 @@ pub(crate) struct Moved4 {
 /// lane bitwise their result (`fours_equal_the_scalar_path_bitwise` below). `None`
 /// when some lane leaves the common case (a non-finite result, an angle beyond one
 /// turn of wrapping, or a degenerate `atan2`): the caller then takes the scalar path
-/// for all four. Measured: integration at 100k agents on one thread 43.7 -> 35.8 ns
-/// per agent (`docs/optimisations.md`, fourth round).
+/// for all four (what it saves: `docs/optimisations.md`, fourth round).
 #[inline]
 #[must_use]
 pub(crate) fn integrate_x4(integrator: Integrator, b: &Bodies4, dt: f32) -> Option<Moved4> {

@@ -554,9 +554,8 @@ impl Columns {
         let (cycles, keys) = (&*cycles, &*keys);
         let parallel = self.len() >= PARALLEL_PERMUTE_MIN;
         // The columns of `f32` and of `Vec2` go in one walk of the cycles each
-        // ([`Cycles::apply_all`]): flock at 1,000,000 agents on the grid, cycles found
-        // and applied, median of 8 re-sorts in interleaved runs, 42.0 → 37.9 ms on 2
-        // threads (`docs/optimisations.md`, "Re-sort: columns of one type in one walk").
+        // ([`Cycles::apply_all`]; `docs/optimisations.md`, "Re-sort: columns of one
+        // type in one walk").
         let mut scalars = Fused([
             &mut self.heading,
             &mut self.rotation,

@@ -89,8 +89,7 @@ impl WallIndex {
         // Cells of a quarter of the mean wall length (the cap on the cell count
         // permitting): most queries are a short feeler or a tick's move, which then
         // stays in one cell holding one or two walls, or none in open space (cells
-        // a whole wall long held every wall of a building: city, 20k agents, 5360 →
-        // 4563 instructions per agent-tick).
+        // a whole wall long held every wall of a building; `docs/optimisations.md`).
         let margin = Vec2::splat(4.0 * max_tol);
         let shape = CellLayout::fit(
             lo - margin,

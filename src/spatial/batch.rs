@@ -52,9 +52,9 @@ fn block_of(rows: &Range<usize>, len: usize) -> Range<usize> {
 /// block's centre (a crowd far denser than the radius: a pile), else the chunk. The
 /// gather of a chunk in a pile holds the whole pile, every chunk's the same; a block
 /// shares one among its chunks ([`BatchNeighbours::holds_block_of`]). A function of the
-/// positions alone, so the thread count changes nothing. (10k agents piled on one
-/// point, k-d tree, 2 threads, `patterns` bench: 6.03 → 3.57 ms per tick; the plain
-/// crowd's chunks are wider than the radius and never share.)
+/// positions alone, so the thread count changes nothing. The plain crowd's chunks are
+/// wider than the radius and never share (what sharing saves in a pile:
+/// `docs/optimisations.md`).
 fn block(positions: &[Vec2], rows: Range<usize>, b: Bounds, r: f32) -> (Range<usize>, Bounds) {
     let half_diagonal = |b: &Bounds| 0.5 * (b.max - b.min).length();
     let whole = block_of(&rows, positions.len());

@@ -7,11 +7,9 @@ use super::{addressable, pad, Bounds};
 
 /// Points per leaf bucket. kiddo's default (32) suits single-point queries; the
 /// steering pass asks one ball query per chunk of rows (a few hundred candidates).
-/// Bigger leaves mean fewer levels of median selection in the rebuild (at 100k
-/// points on 2 threads: 3.1 ms with 32, 2.2-2.7 ms with 128, 1.9 ms with 256) but
-/// more points scanned per query; 128 gave the fewest instructions per agent-tick
-/// of the whole tick in the flock profile (64: 2% more; 256 cost more in queries
-/// with denser crowds).
+/// Bigger leaves mean fewer levels of median selection in the rebuild but more
+/// points scanned per query; 128 gave the fewest instructions per agent-tick of the
+/// whole tick in the flock profile (`docs/optimisations.md`).
 const LEAF: usize = 128;
 
 /// kiddo's immutable tree (Eytzinger stems, arena leaves) with row ids as items.

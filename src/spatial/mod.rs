@@ -82,9 +82,9 @@ use grid::GridIndex;
 use kdtree::KdTreeIndex;
 
 /// Rows per chunk recommended for [`BatchNeighbours::gather`]: with rows in
-/// [`spatial_order`] a chunk is a compact patch, and 128 rows measured fewer
-/// instructions per agent than 32 or 64 in the flock, circle and city profiles
-/// (256 only marginally fewer again, with half as many chunks to share out).
+/// [`spatial_order`] a chunk is a compact patch; 128 rows cost fewer instructions
+/// than smaller chunks, and larger ones leave fewer chunks to share out
+/// (`docs/optimisations.md`).
 pub const CHUNK_ROWS: usize = 128;
 
 /// The scan works on groups of this many entries (one vector of `f32`); entry arrays

@@ -92,9 +92,8 @@ pub(crate) fn spatial_keys<'a>(positions: &[Vec2], scratch: &'a mut OrderScratch
 /// With the rows in this order, the grid's counting sort writes its entries in order,
 /// and a pass over the rows in order reads the stored entries of three bands of cells,
 /// each front to back; along the Hilbert curve it reads them in jumps. The same
-/// instructions, fewer waits on memory: the flock at 1M agents on the grid, 1 thread,
-/// three interleaved pairs, index build 13.5-14.0 → 7.5-7.7 ms and steering 76.5-78.2
-/// → 63.3-66.0 ms a tick (`docs/optimisations.md`, "The grid's own row order").
+/// instructions, fewer waits on memory (`docs/optimisations.md`, "The grid's own row
+/// order").
 pub(crate) fn grid_keys<'a>(
     positions: &[Vec2],
     cell_hint: f32,
@@ -117,9 +116,8 @@ pub(crate) fn grid_keys<'a>(
 /// entries. Only the low halves (the rows) are [`grid_keys`]' (the high halves are
 /// zero, free for [`crate::agents::Cycles`] as theirs are). Falls back on
 /// [`grid_keys`] for a k-d tree, and for a grid that stores a sample of an over-full
-/// cell (a pile), which is not every row. The flock at 1,000,000 agents on two
-/// threads: the keys of a re-sort 12.0-14.3 → 3.7-5.5 ms (`docs/optimisations.md`,
-/// "The grid's order read off the grid").
+/// cell (a pile), which is not every row (`docs/optimisations.md`, "The grid's order
+/// read off the grid").
 pub(crate) fn grid_keys_by_index<'a>(
     index: &mut SpatialIndex,
     positions: &[Vec2],

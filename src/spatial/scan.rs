@@ -26,7 +26,7 @@ pub(super) struct Probe {
 /// The rows of the entries in `spans` (each `(start, end)`) within the probe's radius,
 /// except the probe's row, written to the front of `hits` (grown as needed); returns
 /// how many. Inlined always: the scan's hot loop (left to the compiler in its own
-/// module, it was called instead, +40 instructions per agent-tick in `leader_squads`).
+/// module, it was called instead; `docs/optimisations.md`).
 #[inline(always)]
 fn scan_spans(
     entries: (&[f32], &[f32], &[u32]),
@@ -54,8 +54,7 @@ fn scan_spans(
 /// ([`narrower`]), over only the cells it reaches; when that finds the cap, the `cap`
 /// nearest are all among what it found, so the caller keeps exactly the rows (and
 /// scan order) of the full scan with fewer candidates tested and fewer to choose
-/// from. Otherwise the full radius is scanned. Measured on the disk Circle with
-/// avoidance at 100k agents: steering p50 on 2 threads 35.8 → 25.4 ms.
+/// from. Otherwise the full radius is scanned (`docs/optimisations.md`).
 #[inline(always)]
 pub(super) fn scan_cells(
     table: &CellTable,
@@ -117,9 +116,8 @@ pub(super) fn scan_cells(
 /// scan would keep them. Returns how many (`cap`), written to the front of `hits`,
 /// and whether the cell holds more than `cap` besides the probe's row (`false` where
 /// that is not sure); `None` for any other probe. Instead of scanning the cell's whole
-/// sample and choosing among rows all at the same distance: the first tick of 10k
-/// agents on one point, 1 thread, 20.8-21.1 → 3.5 ms on the grid, 21.8-21.9 → 4.6-4.9
-/// ms on the k-d tree (`docs/optimisations.md`, "A crowd on one point").
+/// sample and choosing among rows all at the same distance (`docs/optimisations.md`,
+/// "A crowd on one point").
 ///
 /// [`Fine::point`]: super::cells::Fine::point
 #[inline(always)]
@@ -220,13 +218,11 @@ fn scan_within_fine(
 /// For a query keeping `cap` of the entries within `r2` around a row whose 3 × 3
 /// cells are `spans` (`cell` the row's own): when the window's density puts well over
 /// the cap within `r2`, the squared radius expected to hold a quarter more than the
-/// cap (plus two), else `None`. (On the disk Circle at 100k, 2 threads, the steering's
-/// p50 with margins of 0.8, 1, 1.2, 1.5 and 2 times the cap: 30.1, 20.7, 18.8, 20.0,
-/// 25.4 ms: too narrow rescans too often, too wide keeps too many to choose from.)
+/// cap (plus two), else `None`. Too narrow a margin rescans too often, too wide keeps
+/// too many to choose from (the margins tried: `docs/optimisations.md`).
 /// The density is the window's or the own cell's, whichever is higher: a row in a
 /// cell much fuller than those around it (a dense patch, a pile spreading out) would
-/// otherwise scan a radius holding many times what it keeps (circle at 10k, 1 thread:
-/// 5431 → 4559 instructions per agent-tick; a 10k pile: fewer rows to choose from).
+/// otherwise scan a radius holding many times what it keeps (`docs/optimisations.md`).
 #[inline(always)]
 fn narrower(
     table: &CellTable,
@@ -300,8 +296,7 @@ fn wanted(cap: usize) -> f32 {
 
 /// The wide reach of [`scan_cells`], out of line so that the hot scan keeps one copy of
 /// the span loop per index kind (with both inlined, the compiler's choices cost the k-d
-/// tree profiles ~11 instructions per agent-tick: `docs/optimisations.md`, fifth
-/// round).
+/// tree profiles instructions: `docs/optimisations.md`, fifth round).
 #[inline(never)]
 fn scan_window(
     table: &CellTable,
@@ -475,9 +470,8 @@ const ROUNDS: usize = 3;
 /// (monotone in the squared distance, so in key order); the `k`-th smallest is in the
 /// first bucket where the running count reaches `k`, and only that bucket's few keys
 /// are sorted. Branch-free except for that small sort: a general selection over a
-/// crowded window mispredicts a branch for most keys (`circle` 10k: 58.5 → 28.1
-/// mispredicted branches per agent-tick; inlined into [`keep_nearest`], 12 fewer
-/// instructions per agent-tick than called: `docs/optimisations.md`). When the chosen
+/// crowded window mispredicts a branch for most keys; it is inlined into
+/// [`keep_nearest`] (both measured: `docs/optimisations.md`). When the chosen
 /// bucket still holds more than [`MANY`] (a crowd far denser than the radius puts
 /// nearly every key in the first bucket: a pile spreading out), or the list is longer
 /// than [`MAX_BUCKETED`], buckets over the keys' own range of distances ([`narrow`]).
@@ -530,8 +524,8 @@ pub(super) fn kth_smallest(keys: &[u64], k: usize, r2: f32, scratch: &mut Vec<u6
 /// The bucket of a scaled distance `x` (`0..BUCKETS` for `0..=BUCKETS`): truncated,
 /// saturating, NaN to 0, the top bucket for anything beyond. Through `u32`: the
 /// saturating conversion to `usize` costs x86-64 about twice the instructions (it has
-/// no unsigned 64-bit conversion), and this runs once per key (circle 10k, 1 thread:
-/// 4593 → 4495 instructions per agent-tick; `docs/optimisations.md`).
+/// no unsigned 64-bit conversion), and this runs once per key
+/// (`docs/optimisations.md`).
 #[inline(always)]
 fn bucket_of(x: f32) -> usize {
     (x as u32).min(BUCKETS as u32 - 1) as usize

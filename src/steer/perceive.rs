@@ -162,11 +162,8 @@ pub(crate) fn separation_radii(terms: FlockTerms) -> (f32, f32) {
 /// the one-pass sums would give up (after summing some dozens of entries), so the
 /// scan's are the row's sums. Otherwise the one pass decides, as for any row: the same
 /// sums either way (`crowded_rows_scanned_first_get_the_one_pass_routes_sums`). Out of
-/// line: only dense crowds come here. Measured on `examples/pile`'s `dense` crowd (10k,
-/// every bird with more than its 12 neighbours within reach), 1 thread, ticks 1-30:
-/// 5,239 → 4,470 instructions per agent-tick on the grid, 6,003 → 5,266 on the k-d
-/// tree; the plain flock 1,294 → 1,298 (`docs/optimisations.md`, "Crowded rows
-/// scanned first").
+/// line: only dense crowds come here (`docs/optimisations.md`, "Crowded rows scanned
+/// first").
 #[inline(never)]
 fn crowded_sums(
     ctx: &SteerCtx<'_>,

@@ -518,9 +518,8 @@ impl World {
             }
         };
         let (targets, groups) = (&mut self.cols.target[..], &self.cols.group[..]);
-        // Each row on its own, so the threads change nothing but the time (the moving
-        // lure of the flock at 1,000,000 agents, two threads, median of 20 ticks in
-        // two interleaved pairs: 0.92 / 0.88 → 0.52 / 0.54 ms a tick).
+        // Each row on its own, so the threads change nothing but the time (the flock's
+        // moving lure at 1,000,000 agents: `docs/optimisations.md`).
         if targets.len() >= PARALLEL_GROUP_WRITE_MIN {
             let rows = targets.par_iter_mut().zip(groups).with_min_len(8192);
             match self.pool.as_deref() {

@@ -122,9 +122,9 @@ impl World {
             max_force,
             out,
         };
-        // Chunks of rows, each a plain loop over its slices (simpler for the compiler
-        // than a five-way zip of per-row parallel iterators: flock (grid) 2133 → 2095
-        // instructions per agent-tick, `docs/optimisations.md`, second round).
+        // Chunks of rows, each a plain loop over its slices: simpler for the compiler
+        // than a five-way zip of per-row parallel iterators (`docs/optimisations.md`,
+        // second round).
         pos.par_chunks_mut(INTEGRATE_CHUNK)
             .zip(vel.par_chunks_mut(INTEGRATE_CHUNK))
             .zip(heading.par_chunks_mut(INTEGRATE_CHUNK))
@@ -331,8 +331,7 @@ fn integrate_four(
     let o = integrate_x4(ctx.integrator, &bodies, ctx.dt)?;
     if !ctx.contain {
         // No walls: every move stands as computed (what the loop below writes when
-        // `slide` finds nothing), stored as whole arrays (flock (grid) 1461 → 1420
-        // instructions per agent-tick with the arrival pass's zip, `docs/optimisations.md`).
+        // `slide` finds nothing), stored as whole arrays (`docs/optimisations.md`).
         (*p, *v, *u, *h, *w) = (o.pos, o.vel, o.unit_vel, o.heading, [0.0; LANES]);
         return Some(0);
     }
