@@ -6,7 +6,7 @@
 //!    neighbours are near in memory;
 //! 2. **rebuild the index** (`tick.rs`): a k-d tree (or grid) over every position;
 //! 3. **leader sight** (`sight.rs`): leaders mark the agents in their sight;
-//! 4. **steer** (`steer.rs` builds the context; the stage itself is [`crate::steer`]):
+//! 4. **steer** (`steer.rs` builds the context; the stage itself is `src/steer/`):
 //!    every agent's steering output, in parallel, from the state as it was at the
 //!    start of the tick; each agent writes only its own output row;
 //! 5. **integrate** (`integrate.rs`): one pass, the only writer of positions and
