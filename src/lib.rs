@@ -43,9 +43,11 @@
 //! `docs/architecture.md` maps the stages, the columns each reads and writes, and
 //! the routes an agent's neighbour work can take.
 //!
-//! On top of the engine, [`scenario`] reads TOML scenario profiles (the ones in
-//! `profiles/`) and builds worlds from them; the `throng` binary runs them and
-//! reports timings, CSV and pictures. The engine does not depend on either.
+//! On top of the engine, `scenario` (the `scenario` feature, on by default) reads
+//! TOML scenario profiles (the ones in `profiles/`) and builds worlds from them; the
+//! `throng` binary (the `cli` feature) runs them and reports timings, CSV and
+//! pictures. The engine depends on neither: `default-features = false` builds it
+//! without their crates.
 #![warn(missing_docs)]
 
 pub mod agents;
@@ -60,6 +62,7 @@ pub mod math;
 pub mod memory;
 pub mod quality;
 pub mod rng;
+#[cfg(feature = "scenario")]
 pub mod scenario;
 pub mod scene;
 pub mod spatial;

@@ -1,5 +1,5 @@
 //! How much memory a world needs, and whether it fits: checked before a bulk spawn
-//! ([`crate::world::World::reserve`], [`crate::scenario::Scenario::build`]), so that a
+//! ([`crate::world::World::reserve`], and `Scenario::build` for profiles), so that a
 //! crowd too big for the machine is refused with an estimate instead of growing until
 //! the operating system ends the process.
 

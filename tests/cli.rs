@@ -1,5 +1,6 @@
 //! The `throng` binary, driven as a user would: run with JSON, CSV and PNG
 //! output, check, list, bad profiles, and thread-count determinism.
+#![cfg(feature = "scenario")]
 
 use std::path::PathBuf;
 

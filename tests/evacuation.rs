@@ -2,6 +2,7 @@
 //! guideline for microscopic evacuation analysis) and a maze: the bundled `rimea_*`
 //! and `maze` profiles run to their end, read by the quality counter (positions only)
 //! and a check of every move against every wall.
+#![cfg(feature = "scenario")]
 
 use throng::quality::{GateFlow, QualityCounter, QualitySettings, QualitySummary};
 use throng::scenario::{self, Scenario};

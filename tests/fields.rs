@@ -1,6 +1,7 @@
 //! Goal fields in a world: a crowd finds its way out of a plain room and round a
 //! corner without crossing a wall, bitwise the same on any thread count and after a
 //! snapshot; fields follow the scene when it changes; bad fields are refused.
+#![cfg(feature = "scenario")]
 
 use glam::Vec2;
 use throng::behaviours::avoidance::AvoidanceParams;

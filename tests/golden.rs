@@ -2,6 +2,7 @@
 //! ticks, every 10th, both neighbour indexes, 1 and 2 threads) hashes to the value
 //! recorded in `tests/golden/csv_hashes.txt`. A change that means to move them
 //! rewrites the file with `THRONG_BLESS=1` and says why in its commit.
+#![cfg(feature = "scenario")]
 
 use std::path::PathBuf;
 

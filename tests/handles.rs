@@ -1,4 +1,5 @@
 //! Stable handles: despawning keeps every other agent's id valid and data intact.
+#![cfg(feature = "scenario")]
 mod common;
 
 use std::collections::HashMap;

@@ -1,5 +1,6 @@
 //! Every bundled profile parses, validates and runs at a small size, with no
 //! NaN and finite timings; scaling keeps the scene's density.
+#![cfg(feature = "scenario")]
 
 use throng::scenario::{self, Overrides, Scenario, BUNDLED};
 

@@ -2,6 +2,7 @@
 //! four-way crossing, hallway, doorway, bottleneck, oncoming groups) no two bodies
 //! ever overlap by more than half, nobody is stuck at the end, and nearly everyone
 //! arrives. The figures come from the quality counter, which reads positions only.
+#![cfg(feature = "scenario")]
 
 use throng::quality::{QualityCounter, QualitySettings, QualitySummary};
 use throng::scenario::{self, Scenario};

@@ -3,6 +3,7 @@
 //! bundled scenes that hold every kind of per-agent state: flocking, the approach
 //! walker, leaders and their squads (sight marks), walls and obstacles, paths,
 //! collision avoidance.
+#![cfg(feature = "scenario")]
 mod common;
 
 use glam::Vec2;
