@@ -73,7 +73,7 @@ pub enum ThrongError {
     #[error(
         "{agents} agents need {}, but only {} is available",
         needs(*needed, *agents),
-        crate::memory::human(*available)
+        human(*available)
     )]
     OutOfMemory {
         /// Agents the world would hold.
@@ -93,7 +93,7 @@ fn needs(needed: u64, agents: usize) -> String {
     }
     format!(
         "about {} ({} bytes each)",
-        crate::memory::human(needed),
+        human(needed),
         needed.checked_div(agents as u64).unwrap_or(0)
     )
 }
@@ -135,4 +135,21 @@ pub(crate) fn finite_vec(field: &'static str, v: glam::Vec2) -> Result<glam::Vec
     finite(field, v.x)?;
     finite(field, v.y)?;
     Ok(v)
+}
+
+/// `bytes` in the unit that reads best (`"1.5 GiB"`).
+#[must_use]
+pub fn human(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
 }

@@ -96,22 +96,7 @@ pub fn check_fits(existing: usize, agents: usize, index: IndexKind) -> Result<()
     }
 }
 
-/// `bytes` in the unit that reads best (`"1.5 GiB"`).
-#[must_use]
-pub fn human(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = bytes as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{v:.1} {}", UNITS[unit])
-    }
-}
+pub use crate::error::human;
 
 #[cfg(test)]
 mod tests {

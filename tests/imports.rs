@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Every top-level module of the library and what it may import, from the bottom up.
 /// `error` is the crate's vocabulary, outside the order: every module may return it,
-/// and it names the ids, the scene's errors and the memory figures it carries.
+/// and it names the ids and the scene's errors it carries.
 const LAYERS: &[(&str, &[&str])] = &[
     ("rng", &[]),
     ("trace", &[]),
@@ -92,7 +92,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// What `error` may name.
-const ERROR_NAMES: &[&str] = &["agents", "scene", "memory"];
+const ERROR_NAMES: &[&str] = &["agents", "scene"];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
