@@ -125,3 +125,36 @@ fn bad_queries_are_refused() {
         .unwrap();
     assert!(out.is_empty());
 }
+
+#[test]
+fn clear_line_hand_worked() {
+    use throng::scene::{Obstacle, Wall};
+    let v = Vec2::new;
+    let mut w = World::new(throng::WorldConfig::default());
+    w.set_walls(&[Wall::new(v(0.0, -1.0), v(0.0, 1.0)).unwrap()])
+        .unwrap();
+    w.set_obstacles(&[Obstacle::new(v(5.0, 0.0), 1.0).unwrap()])
+        .unwrap();
+    // Through the wall, at any radius.
+    assert!(!w.clear_line(v(-2.0, 0.0), v(2.0, 0.0), 0.0).unwrap());
+    // Past its end (0, 1), which is 1 from the line y = 2: clear for a body of
+    // radius 0.5, not for one of 1.5.
+    assert!(w.clear_line(v(-2.0, 2.0), v(2.0, 2.0), 0.5).unwrap());
+    assert!(!w.clear_line(v(-2.0, 2.0), v(2.0, 2.0), 1.5).unwrap());
+    // Ending on the wall touches it.
+    assert!(!w.clear_line(v(-2.0, 0.5), v(0.0, 0.5), 0.0).unwrap());
+    // The obstacle (centre (5, 0), radius 1): through it, and 3 beside its centre
+    // (clear for radius 1, not for 2.5).
+    assert!(!w.clear_line(v(3.0, 0.5), v(7.0, 0.5), 0.0).unwrap());
+    assert!(w.clear_line(v(3.0, 3.0), v(7.0, 3.0), 1.0).unwrap());
+    assert!(!w.clear_line(v(3.0, 3.0), v(7.0, 3.0), 2.5).unwrap());
+    // A line far longer than the scene, beside it.
+    assert!(w.clear_line(v(-1e30, 10.0), v(1e30, 10.0), 1.0).unwrap());
+    assert!(!w.clear_line(v(-1e30, 0.0), v(1e30, 0.0), 1.0).unwrap());
+    // Bad input is refused.
+    assert!(w.clear_line(v(f32::NAN, 0.0), v(1.0, 0.0), 0.0).is_err());
+    assert!(w.clear_line(v(0.0, 0.0), v(1.0, 0.0), -1.0).is_err());
+    assert!(w
+        .clear_line(v(0.0, 0.0), v(1.0, 0.0), f32::INFINITY)
+        .is_err());
+}

@@ -271,10 +271,74 @@ pub fn segment_intersection(p0: Vec2, p1: Vec2, q0: Vec2, q1: Vec2) -> Option<(f
     }
 }
 
+/// Distance between the segments `p0..p1` and `q0..q1`: zero where they cross or
+/// touch (collinear overlaps included), else the least of the four distances from
+/// an end of one to the other.
+#[must_use]
+pub fn segment_distance(p0: Vec2, p1: Vec2, q0: Vec2, q1: Vec2) -> f32 {
+    // Each end on either side of the other's line (or on it), or one on the other.
+    let side = |a: Vec2, b: Vec2, c: Vec2| cross(b - a, c - a);
+    let (d1, d2) = (side(q0, q1, p0), side(q0, q1, p1));
+    let (d3, d4) = (side(p0, p1, q0), side(p0, p1, q1));
+    let opposite = |x: f32, y: f32| (x > 0.0 && y < 0.0) || (x < 0.0 && y > 0.0);
+    if opposite(d1, d2) && opposite(d3, d4) {
+        return 0.0;
+    }
+    let to = |p: Vec2, a: Vec2, b: Vec2| p.distance(closest_point_on_segment(p, a, b).0);
+    to(p0, q0, q1)
+        .min(to(p1, q0, q1))
+        .min(to(q0, p0, p1))
+        .min(to(q1, p0, p1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::f32::consts::{FRAC_PI_2, PI};
+
+    #[test]
+    fn segment_distance_hand_worked() {
+        let v = Vec2::new;
+        // Crossing at (1, 0): zero, either way round.
+        assert_eq!(
+            segment_distance(v(0.0, 0.0), v(2.0, 0.0), v(1.0, -1.0), v(1.0, 1.0)),
+            0.0
+        );
+        assert_eq!(
+            segment_distance(v(1.0, -1.0), v(1.0, 1.0), v(0.0, 0.0), v(2.0, 0.0)),
+            0.0
+        );
+        // A T: the end (1, 0) of the second lies on the first.
+        assert_eq!(
+            segment_distance(v(0.0, 0.0), v(2.0, 0.0), v(1.0, 0.0), v(1.0, 3.0)),
+            0.0
+        );
+        // Parallel, 0.5 apart, overlapping along x.
+        assert_eq!(
+            segment_distance(v(0.0, 0.0), v(2.0, 0.0), v(1.0, 0.5), v(3.0, 0.5)),
+            0.5
+        );
+        // Collinear, a gap of 1 between (2, 0) and (3, 0).
+        assert_eq!(
+            segment_distance(v(0.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(5.0, 0.0)),
+            1.0
+        );
+        // Collinear and overlapping.
+        assert_eq!(
+            segment_distance(v(0.0, 0.0), v(2.0, 0.0), v(1.0, 0.0), v(5.0, 0.0)),
+            0.0
+        );
+        // The end (3, 4) nearest the end (0, 0): a 3-4-5 triangle.
+        assert_eq!(
+            segment_distance(v(-1.0, 0.0), v(0.0, 0.0), v(3.0, 4.0), v(3.0, 9.0)),
+            5.0
+        );
+        // A point segment.
+        assert_eq!(
+            segment_distance(v(0.0, 2.0), v(0.0, 2.0), v(-1.0, 0.0), v(1.0, 0.0)),
+            2.0
+        );
+    }
 
     #[test]
     fn clamp_is_f32_clamp_without_its_panic() {

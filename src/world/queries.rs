@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 use glam::Vec2;
 
 use crate::agents::{AgentId, GroupId};
-use crate::error::{finite_vec, Result, ThrongError};
+use crate::error::{finite_vec, non_negative, Result, ThrongError};
+use crate::math::segment_distance;
 use crate::spatial::{IndexKind, SpatialIndex};
 
 use super::World;
@@ -159,5 +160,39 @@ impl World {
                 .map(|&(_, other, _)| other),
         );
         Ok(())
+    }
+
+    /// Whether a body of `radius` can pass straight from `from` to `to` through the
+    /// static scene: the segment stays more than `radius` from every wall (and does
+    /// not touch one at `radius` 0) and more than `radius` from every obstacle's
+    /// disc. Agents are not in the way. (RVO2's `queryVisibility`.)
+    ///
+    /// # Errors
+    /// A non-finite point, or a radius that is negative or not finite.
+    pub fn clear_line(&self, from: Vec2, to: Vec2, radius: f32) -> Result<bool> {
+        finite_vec("from", from)?;
+        finite_vec("to", to)?;
+        non_negative("radius", radius)?;
+        let blocked_by_wall = |a: Vec2, b: Vec2| {
+            let d = segment_distance(from, to, a, b);
+            d < radius || d == 0.0
+        };
+        let blocked_by_disc = |c: Vec2, r: f32| segment_distance(from, to, c, c) < r + radius;
+        // Every point of the segment is within half its length of its middle.
+        let (mid, reach) = ((from + to) * 0.5, from.distance(to) * 0.5 + radius);
+        let mut blocked = false;
+        if reach.is_finite() && mid.is_finite() {
+            self.walls.for_each_near(mid, reach, |_, w| {
+                blocked = blocked || blocked_by_wall(w.a(), w.b());
+            });
+        } else {
+            let walls = self.walls.walls();
+            blocked = walls.iter().any(|w| blocked_by_wall(w.a(), w.b()));
+        }
+        let obstacles = self.obstacles.obstacles();
+        Ok(!blocked
+            && !obstacles
+                .iter()
+                .any(|o| blocked_by_disc(o.centre(), o.radius())))
     }
 }
