@@ -1,0 +1,173 @@
+"""throng's Python module: worlds from profiles and from Python, numpy columns,
+determinism across thread counts, snapshots and pickling, errors as exceptions."""
+
+import pickle
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import throng
+
+ROOM = """
+name = "room"
+[world]
+seed = 3
+dt = 0.05
+ticks = 10
+[[groups]]
+name = "marker"
+count = 1
+spawn = { shape = "box", centre = [-50.0, 0.0], size = [1.0, 1.0] }
+
+[[groups]]
+name = "walkers"
+count = 0
+spawn = { shape = "box", centre = [0.0, 0.0], size = [1.0, 1.0] }
+max_speed = 1.5
+radius = 0.3
+behaviours = [
+  { kind = "arrive", weight = 1.0, slowing_radius = 1.0 },
+  { kind = "separation", weight = 2.0, radius = 0.8 },
+]
+"""
+
+
+def test_a_bundled_profile_steps_and_gives_columns_as_arrays():
+    w = throng.World.bundled("flock", agents=500, threads=2)
+    assert len(w) == 500 and w.dt > 0
+    w.step(ticks=5)
+    assert w.tick == 5
+    p, v = w.positions(), w.velocities()
+    assert p.shape == (500, 2) and p.dtype == np.float32 and np.isfinite(p).all()
+    assert v.shape == (500, 2) and np.isfinite(v).all()
+    assert w.headings().shape == (500,) and w.radii().shape == (500,)
+    ids = w.ids()
+    assert ids.dtype == np.uint64 and len(np.unique(ids)) == 500
+    assert set(w.arrivals()) <= set(range(len(throng.ARRIVAL_STATES)))
+    assert w.desired_velocities().shape == (500, 2)
+    assert "flock" in throng.bundled_profiles()
+
+
+def test_any_thread_count_gives_the_same_bits():
+    hashes = set()
+    for threads in (1, 2, 3):
+        w = throng.World.bundled("circle_orca", agents=300, threads=threads)
+        w.step(ticks=40)
+        hashes.add((w.state_hash(), w.positions().tobytes()))
+    assert len(hashes) == 1
+
+
+def test_spawned_walkers_reach_their_targets():
+    w = throng.World.from_profile(ROOM, threads=2)
+    start = np.array([[x, y] for x in range(5) for y in range(4)], dtype=float)
+    goals = start + np.array([12.0, 0.0])
+    ids = w.spawn("walkers", start, targets=goals)
+    assert len(ids) == 20 and len(w) == 21
+    rows = {int(h): i for i, h in enumerate(w.ids())}
+    assert np.allclose(w.radii()[[rows[int(h)] for h in ids]], 0.3)
+    w.step(ticks=400)
+    rows = {int(h): i for i, h in enumerate(w.ids())}
+    p = w.positions()[[rows[int(h)] for h in ids]]
+    assert np.linalg.norm(p - goals, axis=1).max() < 1.0
+    assert (w.arrivals() == throng.ARRIVAL_STATES.index("arrived")).sum() >= 18
+
+
+def test_a_snapshot_restores_bitwise_and_a_world_pickles():
+    w = throng.World.bundled("crossing", agents=200, threads=2)
+    w.step(ticks=20)
+    snap = w.snapshot()
+    w.step(ticks=30)
+    after = w.state_hash()
+    w.restore(snap)
+    w.step(ticks=30)
+    assert w.state_hash() == after
+    copy = pickle.loads(pickle.dumps(w))
+    assert copy.state_hash() == w.state_hash()
+    copy.step(0.05, ticks=3)
+    w.step(0.05, ticks=3)
+    assert copy.state_hash() == w.state_hash()
+    again = throng.World.from_snapshot(w.snapshot(), threads=1)
+    assert again.state_hash() == w.state_hash()
+
+
+def test_bad_input_is_an_exception_and_changes_nothing():
+    w = throng.World.from_profile(ROOM)
+    with pytest.raises(throng.ThrongError, match=r"bad.toml:2:1: `world.dt`"):
+        throng.World.from_profile("[world]\ndt = -1\n", name="bad.toml")
+    with pytest.raises(throng.ThrongError, match="no group"):
+        w.spawn("nobody", np.zeros((1, 2)))
+    with pytest.raises(throng.ThrongError, match="shape"):
+        w.spawn("walkers", np.zeros((3, 3)))
+    with pytest.raises(throng.ThrongError):
+        w.spawn("walkers", np.array([[0.0, 0.0], [np.nan, 1.0]]))
+    assert len(w) == 1
+    ids = w.spawn("walkers", np.zeros((2, 2)))
+    w.despawn(ids[:1])
+    with pytest.raises(throng.ThrongError):
+        w.set_positions(ids[:1], np.zeros((1, 2)))
+    with pytest.raises(throng.ThrongError):
+        w.step(float("inf"))
+    with pytest.raises(throng.ThrongError, match="dt"):
+        throng.World().step()
+    with pytest.raises(throng.ThrongError):
+        throng.World(index="octree")
+    with pytest.raises(throng.ThrongError):
+        throng.World.from_snapshot(b"not a snapshot")
+    assert issubclass(throng.ThrongError, ValueError)
+
+
+def test_host_driven_orca_agents_pass_each_other():
+    w = throng.World(seed=1)
+    g = w.add_group("orca", neighbour_radius=5.0, max_neighbours=10,
+                    avoidance={"time_horizon": 2.0, "obstacle_time_horizon": 2.0})
+    ids = w.spawn(g, np.array([[-5.0, 0.0], [5.0, 0.05]]), radius=0.5, max_speed=1.0,
+                  max_force=1e30)
+    w.set_preferred_velocities(ids, np.array([[1.0, 0.0], [-1.0, 0.0]]))
+    closest = np.inf
+    for _ in range(300):
+        w.step(0.05)
+        p = w.positions()
+        closest = min(closest, float(np.linalg.norm(p[0] - p[1])))
+    p = w.positions()
+    rows = {int(h): i for i, h in enumerate(w.ids())}
+    assert p[rows[int(ids[0])]][0] > 4.0 and p[rows[int(ids[1])]][0] < -4.0
+    assert closest > 0.99
+    with pytest.raises(throng.ThrongError):
+        w.add_group("bad", avoidance={"time_horizon": -1.0})
+    with pytest.raises(throng.ThrongError):
+        w.add_group("bad", avoidance={"colour": 3})
+
+
+def test_walls_and_clear_lines():
+    w = throng.World()
+    w.set_walls(np.array([[0.0, -1.0, 0.0, 1.0]]))
+    assert not w.clear_line((-2, 0), (2, 0))
+    assert w.clear_line((-2, 2), (2, 2), 0.5)
+    assert not w.clear_line((-2, 2), (2, 2), 1.5)
+    with pytest.raises(throng.ThrongError):
+        w.set_walls(np.zeros((1, 3)))
+
+
+def test_a_step_releases_the_interpreter():
+    w = throng.World.bundled("flock", agents=20000, threads=1)
+    counted = []
+    done = threading.Event()
+
+    def count():
+        n = 0
+        while not done.is_set():
+            n += 1
+        counted.append(n)
+
+    t = threading.Thread(target=count)
+    t.start()
+    time.sleep(0.01)
+    before = time.perf_counter()
+    w.step(ticks=10)
+    stepped = time.perf_counter() - before
+    done.set()
+    t.join()
+    # The other thread ran Python while the world stepped.
+    assert stepped > 0 and counted[0] > 1000
