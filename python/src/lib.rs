@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use throng::behaviours::avoidance::AvoidanceParams;
+use throng::quality::{Gate, Observed, QualityCounter, QualitySettings};
 use throng::scenario::{Overrides, Profile, Scenario};
 use throng::scene::Wall;
 use throng::spatial::IndexKind;
@@ -692,6 +693,126 @@ fn arrival_code(a: Arrival) -> u8 {
     }
 }
 
+/// A gate as Python gives it: `(name, (ax, ay), (bx, by))`.
+type GateArg = (String, (f32, f32), (f32, f32));
+
+/// Largest agent number the quality counter takes: it keeps a record per number up
+/// to the largest it has seen.
+const MAX_OBSERVED_ID: u64 = 1 << 26;
+
+/// The crowd-quality counter, for throng's worlds and for any other system's
+/// positions alike: overlapping and deep pairs, arrival (ever, and at the end),
+/// time to goal, path length over the straight line, stuck agents, and the flow
+/// through gates. `gates` is a list of `(name, (ax, ay), (bx, by))`.
+#[pyclass(name = "QualityCounter", module = "throng")]
+struct PyQuality {
+    counter: QualityCounter,
+}
+
+#[pymethods]
+impl PyQuality {
+    #[new]
+    #[pyo3(signature = (arrival_tolerance = 1.0, stuck_speed_fraction = 0.05, stuck_seconds = 5.0, gates = None, checkpoints = None))]
+    fn new(
+        arrival_tolerance: f32,
+        stuck_speed_fraction: f32,
+        stuck_seconds: f32,
+        gates: Option<Vec<GateArg>>,
+        checkpoints: Option<Vec<f32>>,
+    ) -> PyResult<Self> {
+        for (name, v) in [
+            ("arrival_tolerance", arrival_tolerance),
+            ("stuck_speed_fraction", stuck_speed_fraction),
+            ("stuck_seconds", stuck_seconds),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(bad(format!("{name} must be finite and >= 0, got {v}")));
+            }
+        }
+        let gates = gates
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(name, a, b)| Gate {
+                name,
+                a: Vec2::new(a.0, a.1),
+                b: Vec2::new(b.0, b.1),
+            })
+            .collect();
+        let settings = QualitySettings {
+            arrival_tolerance,
+            stuck_speed_fraction,
+            stuck_seconds,
+            gates,
+            checkpoints: checkpoints.unwrap_or_default(),
+        };
+        Ok(Self {
+            counter: QualityCounter::new(settings),
+        })
+    }
+
+    /// Sample every agent of `world` (its point target as its goal) at `time`
+    /// (default: the world's elapsed seconds).
+    #[pyo3(signature = (world, time = None))]
+    fn sample_world(&mut self, world: &PyWorld, time: Option<f32>) {
+        let w = world.engine.world();
+        let t = time.unwrap_or(w.elapsed() as f32);
+        self.counter.sample_world(t, w);
+    }
+
+    /// Sample `n` agents of any system at `time`: `ids` (stable numbers, dense
+    /// from 0), `positions` `(n, 2)`, `radii` and `max_speeds` `(n,)`, and `goals`
+    /// `(n, 2)` (a row of NaN: no goal).
+    #[pyo3(signature = (time, ids, positions, radii, max_speeds, goals = None))]
+    fn sample(
+        &mut self,
+        time: f32,
+        ids: PyArrayLike1<'_, u64, AllowTypeChange>,
+        positions: PyArrayLike2<'_, f32, AllowTypeChange>,
+        radii: PyArrayLike1<'_, f32, AllowTypeChange>,
+        max_speeds: PyArrayLike1<'_, f32, AllowTypeChange>,
+        goals: Option<PyArrayLike2<'_, f32, AllowTypeChange>>,
+    ) -> PyResult<()> {
+        let pos = points(&positions, "positions")?;
+        let ids = ids.as_array();
+        let (radii, speeds) = (radii.as_array(), max_speeds.as_array());
+        let goals = goals.map(|g| points(&g, "goals")).transpose()?;
+        let n = pos.len();
+        if ids.len() != n
+            || radii.len() != n
+            || speeds.len() != n
+            || goals.as_ref().is_some_and(|g| g.len() != n)
+        {
+            return Err(bad(
+                "ids, positions, radii, max_speeds and goals need one row per agent",
+            ));
+        }
+        if let Some(&big) = ids.iter().find(|&&id| id >= MAX_OBSERVED_ID) {
+            return Err(bad(format!(
+                "agent numbers must be below {MAX_OBSERVED_ID} (dense from 0), got {big}"
+            )));
+        }
+        if !time.is_finite() {
+            return Err(bad(format!("time must be finite, got {time}")));
+        }
+        let observed = (0..n).map(|i| Observed {
+            id: ids[i] as usize,
+            pos: pos[i],
+            radius: radii[i],
+            max_speed: speeds[i],
+            goal: goals.as_ref().map(|g| g[i]).filter(|g| !g.is_nan()),
+        });
+        self.counter.sample(time, observed);
+        Ok(())
+    }
+
+    /// The figures so far, as a dict (the fields of the engine's `QualitySummary`).
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let json = serde_json::to_string(&self.counter.summary())
+            .map_err(|e| bad(format!("cannot encode the summary: {e}")))?;
+        py.import("json")?.call_method1("loads", (json,))
+    }
+}
+
 /// The names of the profiles bundled with throng.
 #[pyfunction]
 fn bundled_profiles() -> Vec<String> {
@@ -704,6 +825,7 @@ fn bundled_profiles() -> Vec<String> {
 #[pymodule]
 fn _throng(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyWorld>()?;
+    m.add_class::<PyQuality>()?;
     m.add_function(wrap_pyfunction!(bundled_profiles, m)?)?;
     m.add("ThrongError", m.py().get_type::<ThrongError>())?;
     m.add("ARRIVAL_STATES", ARRIVAL_STATES.to_vec())?;

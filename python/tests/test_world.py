@@ -171,3 +171,30 @@ def test_a_step_releases_the_interpreter():
     t.join()
     # The other thread ran Python while the world stepped.
     assert stepped > 0 and counted[0] > 1000
+
+
+def test_the_quality_counter_reads_a_world_and_any_positions():
+    w = throng.World.from_profile(ROOM)
+    start = np.array([[0.0, 0.0], [0.0, 2.0]])
+    w.spawn("walkers", start, targets=start + np.array([6.0, 0.0]))
+    q = throng.QualityCounter(gates=[("line", (3.0, -5.0), (3.0, 5.0))])
+    for _ in range(60):
+        w.step(ticks=5)
+        q.sample_world(w)
+    s = q.summary()
+    # The marker has no target; the two walkers arrive and cross the line.
+    assert s["with_goal"] == 2 and s["arrived"] == 2 and s["stuck"] == 0
+    assert s["gates"][0]["crossed"] == 2
+    # Positions of any system: two bodies of radius 1, 1.5 apart, overlap by 0.5.
+    o = throng.QualityCounter()
+    o.sample(0.0, np.array([0, 1]), np.array([[0.0, 0.0], [1.5, 0.0]]),
+             np.array([1.0, 1.0]), np.array([1.0, 1.0]),
+             goals=np.array([[0.0, 0.0], [np.nan, np.nan]]))
+    s = o.summary()
+    assert s["max_penetration"] == pytest.approx(0.5)
+    assert s["overlapping_pairs_per_agent_sample"] == pytest.approx(0.5)
+    assert s["with_goal"] == 1 and s["arrived"] == 1
+    with pytest.raises(throng.ThrongError, match="below"):
+        o.sample(1.0, np.array([10**12]), np.zeros((1, 2)), np.ones(1), np.ones(1))
+    with pytest.raises(throng.ThrongError, match="one row per agent"):
+        o.sample(1.0, np.array([0, 1]), np.zeros((1, 2)), np.ones(1), np.ones(1))

@@ -7,6 +7,6 @@ and ``ids()`` says which agent each row is. Results are bitwise the same on any
 thread count. ``throng.rvo2`` is a drop-in replacement for Python-RVO2.
 """
 
-from ._throng import ARRIVAL_STATES, ThrongError, World, bundled_profiles
+from ._throng import ARRIVAL_STATES, QualityCounter, ThrongError, World, bundled_profiles
 
-__all__ = ["ARRIVAL_STATES", "ThrongError", "World", "bundled_profiles"]
+__all__ = ["ARRIVAL_STATES", "QualityCounter", "ThrongError", "World", "bundled_profiles"]

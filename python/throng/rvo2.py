@@ -9,9 +9,11 @@ keyword, picks how many) and are bitwise the same on any thread count.
 Where the results differ from RVO2's, and why:
 
 - The ORCA solver is throng's (the same half-planes and linear programs, in
-  ``f32`` as RVO2's), but neighbours are ordered and capped by distance over a
-  spatial index rebuilt every tick, and ties break by handle: trajectories agree
-  with RVO2's closely on small cases, not bit for bit.
+  ``f32`` as RVO2's, with throng's keep-right turn off), but neighbours are
+  ordered and capped by distance over a spatial index rebuilt every tick, and
+  ties break by handle. On RVO2's Circle the two agree to within 1e-4 units over
+  400 steps of 8 agents and 0.008 over 100 steps of 24; a crowd's trajectories
+  are chaotic, so larger ones part ways after that (the outcome stays alike).
 - Obstacles are wall segments (each polygon edge, both sides solid) rather than
   RVO2's one-sided polygon edges with convexity flags; agents cannot cross them
   at all (throng's integration refuses a move through a wall).
@@ -75,8 +77,10 @@ class PyRVOSimulator:
                 "rvo%d" % len(self._groups),
                 neighbour_radius=neighbor_dist,
                 max_neighbours=max_neighbors,
+                # RVO2's ORCA: reciprocal halves, no side preference.
                 avoidance={"time_horizon": horizon,
-                           "obstacle_time_horizon": horizon_obst},
+                           "obstacle_time_horizon": horizon_obst,
+                           "priority": 0.5, "side_bias": 0.0},
             )
             self._groups[key] = group
         return group

@@ -1,0 +1,111 @@
+"""throng.rvo2 beside Python-RVO2 on RVO2's own Circle, from Python.
+
+Python-RVO2 is not a dependency: build it from its repository in a scratch folder
+(python/benches/README.md says how) and pass the folder holding its built module:
+
+    python python/benches/rvo2_peer.py --rvo2 /tmp/pyrvo2/build/lib.linux-x86_64-cpython-311
+
+For each size, the two simulators run the same program, interleaved, a round each
+in turn: agents on a ring (RVO2's Circle example: radius 1.5, neighbour distance 15,
+10 neighbours, horizons 10, top speed 2, steps of 0.25 s), each step setting every
+agent's preferred velocity toward its antipode from Python and calling doStep.
+Reported: the median ms of doStep alone and of the whole step (with the Python
+loop), and how far the two simulators' trajectories drift apart on small rings.
+"""
+
+import argparse
+import importlib
+import math
+import random
+import statistics
+import sys
+import time
+
+
+def build(module, n, threads):
+    kw = {"threads": threads} if module.__name__.startswith("throng") else {}
+    sim = module.PyRVOSimulator(0.25, 15.0, 10, 10.0, 10.0, 1.5, 2.0, **kw)
+    # RVO2's example's ring (250 agents on radius 200) at every size, a hundredth
+    # of a radian off perfect symmetry.
+    ring = max(20.0, 0.8 * n)
+    rng = random.Random(n)
+    goals = []
+    for i in range(n):
+        a = 2 * math.pi * i / n + rng.uniform(-0.01, 0.01)
+        p = (ring * math.cos(a), ring * math.sin(a))
+        sim.addAgent(p)
+        goals.append((-p[0], -p[1]))
+    return sim, goals
+
+
+def step(sim, goals):
+    """One step as a Python-RVO2 program takes it; returns doStep's seconds."""
+    for i, (gx, gy) in enumerate(goals):
+        x, y = sim.getAgentPosition(i)
+        dx, dy = gx - x, gy - y
+        d = math.hypot(dx, dy)
+        sim.setAgentPrefVelocity(i, (dx / d, dy / d) if d > 1.0 else (dx, dy))
+    t = time.perf_counter()
+    sim.doStep()
+    return time.perf_counter() - t
+
+
+def timing(module, n, steps, threads):
+    sim, goals = build(module, n, threads)
+    for _ in range(3):
+        step(sim, goals)
+    do, whole = [], []
+    for _ in range(steps):
+        t = time.perf_counter()
+        do.append(step(sim, goals))
+        whole.append(time.perf_counter() - t)
+    return statistics.median(do) * 1e3, statistics.median(whole) * 1e3
+
+
+def drift(modules, n, steps):
+    sims = [build(m, n, 1) for m in modules]
+    worst = 0.0
+    for k in range(steps):
+        for sim, goals in sims:
+            step(sim, goals)
+        a, b = sims[0][0], sims[1][0]
+        worst = max(worst, max(math.dist(a.getAgentPosition(i), b.getAgentPosition(i))
+                               for i in range(n)))
+    return worst
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rvo2", required=True, help="folder holding Python-RVO2's built rvo2 module")
+    ap.add_argument("--sizes", default="100,1000,10000")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    sys.path.insert(0, args.rvo2)
+    original = importlib.import_module("rvo2")
+    from throng import rvo2 as ours
+    print(f"{'agents':>7} {'round':>5} {'Python-RVO2 doStep':>19} {'step':>8} "
+          f"{'throng.rvo2 doStep':>19} {'step':>8}")
+    for n in [int(s) for s in args.sizes.split(",")]:
+        steps = max(10, min(100, 200_000 // n))
+        rows = []
+        for r in range(args.rounds):
+            o = timing(original, n, steps, 1)
+            t = timing(ours, n, steps, args.threads)
+            rows.append((o, t))
+            print(f"{n:7d} {r + 1:5d} {o[0]:16.2f} ms {o[1]:5.2f} ms "
+                  f"{t[0]:16.2f} ms {t[1]:5.2f} ms", flush=True)
+        od = statistics.median(o[0] for o, _ in rows)
+        ow = statistics.median(o[1] for o, _ in rows)
+        td = statistics.median(t[0] for _, t in rows)
+        tw = statistics.median(t[1] for _, t in rows)
+        print(f"{n:7d}   med {od:16.2f} ms {ow:5.2f} ms {td:16.2f} ms {tw:5.2f} ms"
+              f"   doStep {od / td:.1f}x, whole step {ow / tw:.1f}x")
+    for n in (2, 8, 24):
+        for steps in (10, 100, 400):
+            print(f"drift, {n} agents, {steps} steps: the largest distance between the "
+                  f"two simulators' positions of one agent {drift([original, ours], n, steps):.4f}")
+
+
+if __name__ == "__main__":
+    main()
