@@ -1,0 +1,172 @@
+//! The plugin stepped without a window: entities join the crowd, move, arrive,
+//! retarget and leave, and the crowd is bitwise the plain engine's.
+
+use bevy_app::{App, FixedUpdate};
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_throng::{
+    Agent, AgentHandle, AimAt, ArrivalState, Body, Crowd, CrowdErrors, ThrongPlugin,
+};
+use bevy_time::{Fixed, Time};
+use bevy_transform::components::Transform;
+use throng::prelude::*;
+use throng::world::Arrival;
+
+const HZ: f64 = 30.0;
+const STEPS: usize = 200;
+
+fn app() -> (App, GroupId) {
+    let mut app = App::new();
+    app.add_plugins(ThrongPlugin::default())
+        .insert_resource(Time::<Fixed>::from_hz(HZ));
+    let walkers = app
+        .world_mut()
+        .resource_mut::<Crowd>()
+        .add_group(walkers())
+        .unwrap();
+    (app, walkers)
+}
+
+fn walkers() -> GroupConfig {
+    GroupConfig::new("walkers")
+        .with(
+            Behaviour::Arrive(ArriveParams {
+                slowing_radius: 2.0,
+                ..ArriveParams::default()
+            }),
+            1.0,
+        )
+        .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+}
+
+fn steps(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.world_mut().run_schedule(FixedUpdate);
+    }
+}
+
+fn start(i: usize) -> Vec2 {
+    Vec2::new((i % 5) as f32 * 3.0, (i / 5) as f32 * 3.0)
+}
+
+fn goal(i: usize) -> Vec2 {
+    start(i) + Vec2::new(15.0, 3.0)
+}
+
+fn spawn_walkers(app: &mut App, group: GroupId, n: usize) -> Vec<Entity> {
+    (0..n)
+        .map(|i| {
+            let at = start(i);
+            app.world_mut()
+                .spawn((
+                    Agent::new(group).aiming_at(AimAt::Point(goal(i))),
+                    Transform::from_xyz(at.x, at.y, 3.0),
+                ))
+                .id()
+        })
+        .collect()
+}
+
+#[test]
+fn entities_join_walk_and_arrive() {
+    let (mut app, walkers) = app();
+    let entities = spawn_walkers(&mut app, walkers, 20);
+    steps(&mut app, 1);
+    assert_eq!(app.world().resource::<Crowd>().len(), 20);
+    steps(&mut app, 600);
+    for (i, &e) in entities.iter().enumerate() {
+        let t = app.world().get::<Transform>(e).unwrap();
+        let at = Vec2::new(t.translation.x, t.translation.y);
+        assert!(
+            at.distance(goal(i)) < 0.6,
+            "agent {i} at {at}, goal {}",
+            goal(i)
+        );
+        // z is the game's.
+        assert_eq!(t.translation.z, 3.0);
+        assert_eq!(
+            app.world().get::<ArrivalState>(e).unwrap().0,
+            Arrival::Arrived
+        );
+    }
+    assert!(app.world().resource::<CrowdErrors>().0.is_empty());
+}
+
+#[test]
+fn the_crowd_is_the_plain_engines_bitwise() {
+    let (mut app, walkers_id) = app();
+    let entities = spawn_walkers(&mut app, walkers_id, 30);
+    steps(&mut app, STEPS);
+
+    let mut world = throng::World::new(WorldConfig::default());
+    let g = world.add_group(walkers()).unwrap();
+    let ids: Vec<AgentId> = (0..30)
+        .map(|i| {
+            let (s, t) = (start(i), goal(i));
+            world
+                .spawn(
+                    AgentSpec::new(g, throng::glam::Vec2::new(s.x, s.y))
+                        .with_target(Target::Point(throng::glam::Vec2::new(t.x, t.y))),
+                )
+                .unwrap()
+        })
+        .collect();
+    let dt = Time::<Fixed>::from_hz(HZ).timestep().as_secs_f32();
+    for _ in 0..STEPS {
+        world.step(dt).unwrap();
+    }
+    let crowd = app.world().resource::<Crowd>();
+    assert_eq!(crowd.state_hash(), world.state_hash());
+    for (e, id) in entities.iter().zip(ids) {
+        let t = app.world().get::<Transform>(*e).unwrap();
+        let p = world.position(id).unwrap();
+        assert_eq!(
+            (t.translation.x.to_bits(), t.translation.y.to_bits()),
+            (p.x.to_bits(), p.y.to_bits())
+        );
+    }
+}
+
+#[test]
+fn despawned_entities_leave_and_targets_follow_changes_and_entities() {
+    let (mut app, walkers) = app();
+    let entities = spawn_walkers(&mut app, walkers, 4);
+    steps(&mut app, 2);
+    // Despawn one entity, take the Agent off another: both leave the crowd.
+    app.world_mut().despawn(entities[0]);
+    app.world_mut().entity_mut(entities[1]).remove::<Agent>();
+    steps(&mut app, 1);
+    assert_eq!(app.world().resource::<Crowd>().len(), 2);
+    assert!(app.world().get::<AgentHandle>(entities[1]).is_none());
+    // The third now aims at the fourth agent's entity: it ends beside it.
+    app.world_mut().get_mut::<Agent>(entities[2]).unwrap().aim = AimAt::Entity(entities[3]);
+    steps(&mut app, 600);
+    let p = |e: Entity| {
+        let t = app.world().get::<Transform>(e).unwrap();
+        Vec2::new(t.translation.x, t.translation.y)
+    };
+    assert!(p(entities[2]).distance(p(entities[3])) < 2.0);
+    // A body given on the component is the agent's.
+    let body = Body {
+        mass: 2.0,
+        max_speed: 1.0,
+        max_force: 3.0,
+        radius: 0.25,
+    };
+    let e = app
+        .world_mut()
+        .spawn((Agent::new(walkers).with_body(body), Transform::default()))
+        .id();
+    steps(&mut app, 1);
+    let crowd = app.world().resource::<Crowd>();
+    let id = crowd.agent_of(e).unwrap();
+    assert_eq!(crowd.radius(id).unwrap(), 0.25);
+    assert_eq!(crowd.limits(id).unwrap().max_speed, 1.0);
+    // A bad body is reported and spawns nothing.
+    let bad = Body { mass: -1.0, ..body };
+    app.world_mut()
+        .spawn((Agent::new(walkers).with_body(bad), Transform::default()));
+    steps(&mut app, 1);
+    assert_eq!(app.world().resource::<Crowd>().len(), 3);
+    assert!(!app.world().resource::<CrowdErrors>().0.is_empty());
+}
