@@ -30,7 +30,8 @@
 //! 2. [`CrowdSet::Step`]: the world steps by the fixed timestep's length;
 //! 3. [`CrowdSet::Write`]: each agent's `Transform` takes its position (x, y; z is
 //!    left alone) and heading (a rotation about z), and its [`ArrivalState`] the
-//!    world's arrival state.
+//!    world's arrival state; an entity with [`Interpolate`] is placed between its
+//!    last two steps after each frame's fixed loop instead.
 //!
 //! The plugin adds nothing else: a game adds its own time plugin (Bevy's
 //! `TimePlugin`, in `MinimalPlugins` or `DefaultPlugins`) to drive `FixedUpdate`.
@@ -40,7 +41,7 @@
 
 use std::collections::HashMap;
 
-use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_app::{App, FixedUpdate, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2};
 use bevy_time::{Fixed, Time};
@@ -157,6 +158,18 @@ pub struct AgentHandle(pub AgentId);
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ArrivalState(pub Arrival);
 
+/// Asks that an agent's `Transform` move smoothly between fixed steps: after the
+/// fixed loop of each frame it is placed between the last two steps' positions
+/// (and headings) by how far the frame is into the next step, rather than jumping
+/// at each step. The plugin keeps the two steps here.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Interpolate {
+    /// Position and heading after the step before the last (none before the first).
+    pub from: Option<(Vec2, f32)>,
+    /// Position and heading after the last step.
+    pub to: Option<(Vec2, f32)>,
+}
+
 /// The plugin's systems, in this order within `FixedUpdate`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CrowdSet {
@@ -195,6 +208,10 @@ impl Plugin for ThrongPlugin {
                     step.in_set(CrowdSet::Step),
                     write.in_set(CrowdSet::Write),
                 ),
+            )
+            .add_systems(
+                RunFixedMainLoop,
+                interpolate.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
             );
     }
 }
@@ -283,20 +300,61 @@ fn step(mut crowd: ResMut<Crowd>, time: Res<Time<Fixed>>, mut errors: ResMut<Cro
     }
 }
 
-/// Transforms and arrival states follow the agents.
-fn write(crowd: Res<Crowd>, mut agents: Query<(&AgentHandle, &mut Transform, &mut ArrivalState)>) {
-    for (handle, mut transform, mut arrival) in &mut agents {
+/// Transforms and arrival states follow the agents (an interpolated agent's
+/// transform is placed by [`interpolate`] instead, between its last two steps).
+fn write(
+    crowd: Res<Crowd>,
+    mut agents: Query<(
+        &AgentHandle,
+        &mut Transform,
+        &mut ArrivalState,
+        Option<&mut Interpolate>,
+    )>,
+) {
+    for (handle, mut transform, mut arrival, smooth) in &mut agents {
         let (Ok(p), Ok(h)) = (crowd.position(handle.0), crowd.heading(handle.0)) else {
             continue;
         };
-        transform.translation.x = p.x;
-        transform.translation.y = p.y;
-        // Headings turn clockwise from +y; Bevy's rotations about z turn
-        // counter-clockwise.
-        transform.rotation = Quat::from_rotation_z(-h);
+        let now = (Vec2::new(p.x, p.y), h);
+        match smooth {
+            Some(mut s) => {
+                // The first step an agent takes starts from where it stands.
+                let from = s.to.unwrap_or(now);
+                *s = Interpolate {
+                    from: Some(from),
+                    to: Some(now),
+                };
+            }
+            None => place(&mut transform, now),
+        }
         let state = crowd.arrival(handle.0).unwrap_or_default();
         if arrival.0 != state {
             arrival.0 = state;
         }
+    }
+}
+
+/// Put `transform` at a position and heading (x and y; z is the game's).
+fn place(transform: &mut Transform, (p, heading): (Vec2, f32)) {
+    transform.translation.x = p.x;
+    transform.translation.y = p.y;
+    // Headings turn clockwise from +y; Bevy's rotations about z turn
+    // counter-clockwise.
+    transform.rotation = Quat::from_rotation_z(-heading);
+}
+
+/// Interpolated agents between their last two steps, by how far this frame is into
+/// the next fixed step.
+fn interpolate(time: Res<Time<Fixed>>, mut agents: Query<(&Interpolate, &mut Transform)>) {
+    let a = time.overstep_fraction();
+    for (s, mut transform) in &mut agents {
+        let (Some(from), Some(to)) = (s.from, s.to) else {
+            continue;
+        };
+        let p = from.0.lerp(to.0, a);
+        // The short way round between the two headings.
+        let (pi, tau) = (std::f32::consts::PI, std::f32::consts::TAU);
+        let turn = (to.1 - from.1 + pi).rem_euclid(tau) - pi;
+        place(&mut transform, (p, from.1 + turn * a));
     }
 }

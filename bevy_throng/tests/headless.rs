@@ -170,3 +170,36 @@ fn despawned_entities_leave_and_targets_follow_changes_and_entities() {
     assert_eq!(app.world().resource::<Crowd>().len(), 3);
     assert!(!app.world().resource::<CrowdErrors>().0.is_empty());
 }
+
+#[test]
+fn interpolated_transforms_lie_between_the_last_two_steps() {
+    use bevy_app::RunFixedMainLoop;
+    use bevy_throng::Interpolate;
+    let (mut app, walkers) = app();
+    let e = app
+        .world_mut()
+        .spawn((
+            Agent::new(walkers).aiming_at(AimAt::Point(Vec2::new(100.0, 0.0))),
+            Transform::default(),
+            Interpolate::default(),
+        ))
+        .id();
+    steps(&mut app, 30);
+    let s = *app.world().get::<Interpolate>(e).unwrap();
+    let (from, to) = (s.from.unwrap().0, s.to.unwrap().0);
+    assert!(to.x > from.x, "it moves along x: {from} -> {to}");
+    // A quarter of the way into the next step.
+    let step = app.world().resource::<Time<Fixed>>().timestep();
+    app.world_mut()
+        .resource_mut::<Time<Fixed>>()
+        .accumulate_overstep(step / 4);
+    app.world_mut().run_schedule(RunFixedMainLoop);
+    let t = app.world().get::<Transform>(e).unwrap().translation;
+    let expected = from.lerp(to, 0.25);
+    assert!(
+        (t.x - expected.x).abs() < 1e-4,
+        "{} against {}",
+        t.x,
+        expected.x
+    );
+}
