@@ -468,6 +468,17 @@ ThrongStatus throng_world_add_goal_field(ThrongWorld *world,
 // `world` is null or a live world.
 ThrongStatus throng_world_remove_goal_field(ThrongWorld *world, uint32_t field);
 
+// Whether a body of `radius` passes straight from `from` to `to` through the walls
+// and obstacles into `*out` (agents are not in the way; RVO2's `queryVisibility`).
+//
+// # Safety
+// `world` is null or a live world; `out` points at a writable `bool`.
+ThrongStatus throng_world_clear_line(ThrongWorld *world,
+                                     ThrongVec2 from,
+                                     ThrongVec2 to,
+                                     float radius,
+                                     bool *out);
+
 // The travel distance from `(x, y)` to the nearest goal of `field` into `*out`: 0 in a
 // goal, infinity where no goal can be reached.
 //

@@ -226,6 +226,11 @@ fn every_function_refuses_null_pointers_stale_handles_and_nan() {
         check!(throng_world_remove_goal_field:
             Null => throng_world_remove_goal_field(null_mut(), 0),
             Inv => throng_world_remove_goal_field(w, 99));
+        check!(throng_world_clear_line:
+            Null => throng_world_clear_line(null_mut(), v(0.0, 0.0), v(1.0, 0.0), 0.0, &mut bool_out),
+            Null => throng_world_clear_line(w, v(0.0, 0.0), v(1.0, 0.0), 0.0, null_mut()),
+            Inv => throng_world_clear_line(w, v(NAN, 0.0), v(1.0, 0.0), 0.0, &mut bool_out),
+            Inv => throng_world_clear_line(w, v(0.0, 0.0), v(1.0, 0.0), -1.0, &mut bool_out));
         check!(throng_world_field_distance:
             Null => throng_world_field_distance(null_mut(), 0, 0.0, 0.0, &mut f32_out),
             Inv => throng_world_field_distance(w, 99, 0.0, 0.0, &mut f32_out),
@@ -1018,5 +1023,21 @@ fn bulk_writes_take_arrays_all_or_nothing() {
             vel.x < 0.0,
             "back to its behaviours, toward its new target: {vel:?}"
         );
+    }
+}
+
+#[test]
+fn clear_line_answers_as_the_engine() {
+    let f = Fixture::new();
+    let wall = [0.0f32, -1.0, 0.0, 1.0];
+    let mut clear = true;
+    unsafe {
+        ok(throng_world_set_walls(f.world, wall.as_ptr(), 1));
+        ok(throng_world_clear_line(f.world, v(-2.0, 0.0), v(2.0, 0.0), 0.0, &mut clear));
+        assert!(!clear);
+        ok(throng_world_clear_line(f.world, v(-2.0, 2.0), v(2.0, 2.0), 0.5, &mut clear));
+        assert!(clear);
+        ok(throng_world_clear_line(f.world, v(-2.0, 2.0), v(2.0, 2.0), 1.5, &mut clear));
+        assert!(!clear);
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use super::{
-    copy_out, guard, read_in, slice_in, str_in, with_world, write_out, CResult, Failure,
+    check_out, copy_out, guard, read_in, slice_in, str_in, with_world, write_out, CResult, Failure,
     ThrongStatus, ThrongVec2, ThrongWorld,
 };
 use crate::group::{FieldId, PathId};
@@ -515,6 +515,27 @@ pub unsafe extern "C" fn throng_world_remove_goal_field(
     with_world(world, |w| {
         Ok(w.world_mut()
             .remove_goal_field(FieldId::from_index(field as usize))?)
+    })
+}
+
+/// Whether a body of `radius` passes straight from `from` to `to` through the walls
+/// and obstacles into `*out` (agents are not in the way; RVO2's `queryVisibility`).
+///
+/// # Safety
+/// `world` is null or a live world; `out` points at a writable `bool`.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_clear_line(
+    world: *mut ThrongWorld,
+    from: ThrongVec2,
+    to: ThrongVec2,
+    radius: f32,
+    out: *mut bool,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let (a, b) = (from.finite("from")?, to.finite("to")?);
+        check_out(out, "out")?;
+        let clear = w.world().clear_line(a, b, radius)?;
+        write_out(out, "out", clear)
     })
 }
 
