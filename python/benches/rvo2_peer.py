@@ -10,7 +10,9 @@ in turn: agents on a ring (RVO2's Circle example: radius 1.5, neighbour distance
 10 neighbours, horizons 10, top speed 2, steps of 0.25 s), each step setting every
 agent's preferred velocity toward its antipode from Python and calling doStep.
 Reported: the median ms of doStep alone and of the whole step (with the Python
-loop), and how far the two simulators' trajectories drift apart on small rings.
+loop), and how far the two simulators' trajectories drift apart on small crowds.
+`--layout disk` (the default) fills a disk as the C++ peers of BENCHMARKS.md do
+(about ten neighbours an agent); `--layout ring` is RVO2's example's ring (two).
 """
 
 import argparse
@@ -22,17 +24,27 @@ import sys
 import time
 
 
+LAYOUT = "disk"
+
+
 def build(module, n, threads):
     kw = {"threads": threads} if module.__name__.startswith("throng") else {}
     sim = module.PyRVOSimulator(0.25, 15.0, 10, 10.0, 10.0, 1.5, 2.0, **kw)
-    # RVO2's example's ring (250 agents on radius 200) at every size, a hundredth
-    # of a radian off perfect symmetry.
-    ring = max(20.0, 0.8 * n)
     rng = random.Random(n)
     goals = []
     for i in range(n):
-        a = 2 * math.pi * i / n + rng.uniform(-0.01, 0.01)
-        p = (ring * math.cos(a), ring * math.sin(a))
+        if LAYOUT == "ring":
+            # RVO2's example's ring (250 agents on radius 200, the radius growing
+            # with the square root of the count), a hundredth of a radian off
+            # perfect symmetry.
+            r = max(20.0, 200.0 * math.sqrt(n / 250.0))
+            a = 2 * math.pi * i / n + rng.uniform(-0.01, 0.01)
+        else:
+            # The disk (a sunflower of 16 square units an agent), as the C++ peers
+            # of BENCHMARKS.md are timed.
+            r = math.sqrt(16.0 / math.pi) * math.sqrt(i + 0.5)
+            a = i * 2.39996323
+        p = (r * math.cos(a), r * math.sin(a))
         sim.addAgent(p)
         goals.append((-p[0], -p[1]))
     return sim, goals
@@ -75,17 +87,21 @@ def drift(modules, n, steps):
 
 
 def main():
+    global LAYOUT
     ap = argparse.ArgumentParser()
     ap.add_argument("--rvo2", required=True, help="folder holding Python-RVO2's built rvo2 module")
     ap.add_argument("--sizes", default="100,1000,10000")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--layout", choices=["disk", "ring"], default="disk")
     args = ap.parse_args()
+    LAYOUT = args.layout
     sys.path.insert(0, args.rvo2)
     original = importlib.import_module("rvo2")
     from throng import rvo2 as ours
     print(f"{'agents':>7} {'round':>5} {'Python-RVO2 doStep':>19} {'step':>8} "
           f"{'throng.rvo2 doStep':>19} {'step':>8}")
+    print(f"layout: {LAYOUT}")
     for n in [int(s) for s in args.sizes.split(",")]:
         steps = max(10, min(100, 200_000 // n))
         rows = []
@@ -101,9 +117,10 @@ def main():
         tw = statistics.median(t[1] for _, t in rows)
         print(f"{n:7d}   med {od:16.2f} ms {ow:5.2f} ms {td:16.2f} ms {tw:5.2f} ms"
               f"   doStep {od / td:.1f}x, whole step {ow / tw:.1f}x")
+    LAYOUT = "ring"
     for n in (2, 8, 24):
         for steps in (10, 100, 400):
-            print(f"drift, {n} agents, {steps} steps: the largest distance between the "
+            print(f"drift, ring of {n} agents, {steps} steps: the largest distance between the "
                   f"two simulators' positions of one agent {drift([original, ours], n, steps):.4f}")
 
 

@@ -49,13 +49,17 @@ class PyRVOSimulator:
         self._groups = {}
         # Per agent number: its handle, and the settings RVO2 keeps per agent.
         self._ids = []
+        self._id_array = np.zeros(0, dtype=np.uint64)
         self._settings = []
+        # Preferred velocities, x and y of each agent in turn.
         self._pref = []
         self._pref_dirty = False
-        # By agent number, refreshed after every step and change.
+        # After every step and change: each agent's row, and the positions (and,
+        # when first asked, the velocities) by row, x and y in turn. Plain lists:
+        # a getter is two list reads.
+        self._row = []
         self._pos = []
-        self._vel = []
-        self._by_agent = np.zeros(0, dtype=np.int64)
+        self._vel = None
         # Obstacles: vertices in order, each with the number of its polygon.
         self._vertices = []
         self._next = []
@@ -103,8 +107,9 @@ class PyRVOSimulator:
             radius=r, max_speed=ms, max_force=_UNLIMITED_FORCE, mass=1.0)
         number = len(self._ids)
         self._ids.append(int(ids[0]))
+        self._id_array = np.array(self._ids, dtype=np.uint64)
         self._settings.append([nd, mn, th, tho])
-        self._pref.append((0.0, 0.0))
+        self._pref.extend((0.0, 0.0))
         self._pref_dirty = True
         self._refresh()
         return number
@@ -113,7 +118,7 @@ class PyRVOSimulator:
         return len(self._ids)
 
     def _id(self, agent_no):
-        if not 0 <= agent_no < len(self._ids):
+        if agent_no < 0:
             raise IndexError("no agent %d" % agent_no)
         return self._ids[agent_no]
 
@@ -126,22 +131,21 @@ class PyRVOSimulator:
     def doStep(self):
         if self._pref_dirty:
             self._world.set_preferred_velocities(
-                np.array(self._ids, dtype=np.uint64),
-                np.array(self._pref, dtype=np.float32).reshape(-1, 2))
+                self._id_array, np.array(self._pref, dtype=np.float32).reshape(-1, 2))
             self._pref_dirty = False
         self._world.step(self._time_step)
         self._time += self._time_step
         self._refresh()
 
     def _refresh(self):
-        """Positions and velocities by agent number, as Python lists."""
+        """Each agent's row, and the positions by row."""
         ids = self._world.ids()
         # Agents are never despawned here: an agent's number is its handle's slot.
         rows = np.empty(len(ids), dtype=np.int64)
         rows[(ids & 0xFFFFFFFF).astype(np.int64)] = np.arange(len(ids))
-        self._by_agent = rows
-        self._pos = self._world.positions()[rows].tolist()
-        self._vel = self._world.velocities()[rows].tolist()
+        self._row = rows.tolist()
+        self._pos = self._world.positions().ravel().tolist()
+        self._vel = None
 
     def getGlobalTime(self):
         return self._time
@@ -155,24 +159,30 @@ class PyRVOSimulator:
     # Per-agent getters and setters ----------------------------------------
 
     def getAgentPosition(self, agent_no):
-        self._id(agent_no)
-        return tuple(self._pos[agent_no])
+        if agent_no < 0:
+            raise IndexError("no agent %d" % agent_no)
+        r = 2 * self._row[agent_no]
+        p = self._pos
+        return (p[r], p[r + 1])
 
     def getAgentVelocity(self, agent_no):
         self._id(agent_no)
-        return tuple(self._vel[agent_no])
+        r = 2 * self._row[agent_no]
+        if self._vel is None:
+            self._vel = self._world.velocities().ravel().tolist()
+        return (self._vel[r], self._vel[r + 1])
 
     def getAgentPrefVelocity(self, agent_no):
         self._id(agent_no)
-        return self._pref[agent_no]
+        return (self._pref[2 * agent_no], self._pref[2 * agent_no + 1])
 
     def getAgentRadius(self, agent_no):
         self._id(agent_no)
-        return float(self._world.radii()[self._by_agent[agent_no]])
+        return float(self._world.radii()[self._row[agent_no]])
 
     def getAgentMaxSpeed(self, agent_no):
         self._id(agent_no)
-        return float(self._world.max_speeds()[self._by_agent[agent_no]])
+        return float(self._world.max_speeds()[self._row[agent_no]])
 
     def getAgentNeighborDist(self, agent_no):
         self._id(agent_no)
@@ -191,8 +201,11 @@ class PyRVOSimulator:
         return self._settings[agent_no][3]
 
     def setAgentPrefVelocity(self, agent_no, velocity):
-        self._id(agent_no)
-        self._pref[agent_no] = (float(velocity[0]), float(velocity[1]))
+        if agent_no < 0:
+            raise IndexError("no agent %d" % agent_no)
+        i = 2 * agent_no
+        self._pref[i + 1] = float(velocity[1])
+        self._pref[i] = float(velocity[0])
         self._pref_dirty = True
 
     def setAgentPosition(self, agent_no, position):
