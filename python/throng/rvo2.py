@@ -11,9 +11,10 @@ Where the results differ from RVO2's, and why:
 - The ORCA solver is throng's (the same half-planes and linear programs, in
   ``f32`` as RVO2's, with throng's keep-right turn off), but neighbours are
   ordered and capped by distance over a spatial index rebuilt every tick, and
-  ties break by handle. On RVO2's Circle the two agree to within 1e-4 units over
-  400 steps of 8 agents and 0.008 over 100 steps of 24; a crowd's trajectories
-  are chaotic, so larger ones part ways after that (the outcome stays alike).
+  ties break by handle. On RVO2's example ring of 2, 8 and 24 agents the two
+  agree to within 1e-4 units over 400 steps; 24 agents crowded on a ring of
+  radius 20 agree to 0.008 after 100 steps and then part ways, a crowd's
+  trajectories being chaotic (the outcome stays alike).
 - Obstacles are wall segments (each polygon edge, both sides solid) rather than
   RVO2's one-sided polygon edges with convexity flags; agents cannot cross them
   at all (throng's integration refuses a move through a wall).
