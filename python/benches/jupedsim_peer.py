@@ -1,0 +1,184 @@
+"""throng beside JuPedSim on one bottleneck: a square room emptying through a door
+into a short corridor, the same room, door, people and exit for both.
+
+JuPedSim is not a dependency: `pip install jupedsim shapely` (PyPI) into the
+environment holding throng (`pip install ./python`), then
+
+    python python/benches/jupedsim_peer.py --sizes 150,1500,15000
+
+Both simulate bodies of radius 0.2 m wanting 1.2 m/s (JuPedSim's collision-free
+speed model with its defaults, time step 0.01 s, as its documentation sets it up;
+throng: ORCA with a goal field to the exit, time step 0.05 s). The room holds the
+agents at the same density at every size (side 8 m at 150); the door is 1 m wide.
+Reported per size: wall-clock ms per simulated second and per agent and simulated
+second (the time steps differ, so per step says little), over the first `--window`
+simulated seconds; and, for the sizes that empty within `--limit` seconds, when the
+last agent left and the flow through the door (agents per second between the first
+and the last crossing), beside the human data for a 1 m door (Seyfried et al. 2009:
+1.61-1.97 persons per metre and second; Kretz et al. 2006: about 1.9 persons/s).
+"""
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+DOOR = 1.0
+CORRIDOR = 4.0
+RADIUS = 0.2
+SPEED = 1.2
+
+
+def side(n):
+    return 8.0 * math.sqrt(n / 150.0)
+
+
+def spawn_points(n, seed):
+    import jupedsim as jps
+    from shapely import Polygon
+
+    s = side(n)
+    area = Polygon([(-s + 0.3, -s / 2 + 0.3), (-0.3, -s / 2 + 0.3),
+                    (-0.3, s / 2 - 0.3), (-s + 0.3, s / 2 - 0.3)])
+    return jps.distributions.distribute_by_number(
+        polygon=area, number_of_agents=n, distance_to_agents=0.5,
+        distance_to_polygon=0.1, seed=seed)
+
+
+def run_jupedsim(points, window, limit):
+    import jupedsim as jps
+    from shapely import Polygon
+
+    s = side(len(points))
+    room = Polygon([(-s, -s / 2), (0, -s / 2), (0, s / 2), (-s, s / 2)])
+    corridor = Polygon([(-0.1, -DOOR / 2), (CORRIDOR, -DOOR / 2),
+                        (CORRIDOR, DOOR / 2), (-0.1, DOOR / 2)])
+    sim = jps.Simulation(model=jps.CollisionFreeSpeedModel(),
+                         geometry=room.union(corridor), dt=0.01)
+    exit_id = sim.add_exit_stage([(CORRIDOR - 0.5, -DOOR / 2), (CORRIDOR, -DOOR / 2),
+                                  (CORRIDOR, DOOR / 2), (CORRIDOR - 0.5, DOOR / 2)])
+    journey = sim.add_journey(jps.JourneyDescription([exit_id]))
+    for p in points:
+        sim.add_agent(jps.CollisionFreeSpeedModelAgentParameters(
+            journey_id=journey, stage_id=exit_id, position=p,
+            radius=RADIUS, desired_speed=SPEED))
+    crossed = {}
+    elapsed = 0.0
+    timed = None
+    while sim.agent_count() > 0 and sim.elapsed_time() < limit:
+        t = time.perf_counter()
+        sim.iterate()
+        elapsed += time.perf_counter() - t
+        if timed is None and sim.elapsed_time() >= window:
+            timed = elapsed / sim.elapsed_time()
+        now = sim.elapsed_time()
+        for a in sim.agents():
+            if a.id not in crossed and a.position[0] > 0.0:
+                crossed[a.id] = now
+    if timed is None:
+        timed = elapsed / max(sim.elapsed_time(), 1e-9)
+    done = sim.elapsed_time() if sim.agent_count() == 0 else None
+    return timed, done, sorted(crossed.values())
+
+
+PROFILE = """
+name = "jupedsim_bottleneck"
+walls = [[{x0}, {y0}, 0, {y0}], [0, {y0}, 0, {dm}], [0, {dp}, 0, {y1}],
+         [0, {y1}, {x0}, {y1}], [{x0}, {y1}, {x0}, {y0}],
+         [0, {dm}, {c}, {dm}], [0, {dp}, {c}, {dp}]]
+[world]
+seed = 1
+dt = 0.05
+ticks = 100
+[[fields]]
+name = "exit"
+goals = [[{g}, {dm}, {c}, {dp}]]
+cell = 0.1
+[[groups]]
+name = "marker"
+count = 1
+spawn = {{ shape = "box", centre = [{mx}, 0], size = [0.1, 0.1] }}
+max_speed = 0.0
+[[groups]]
+name = "people"
+count = 0
+spawn = {{ shape = "box", centre = [-1, 0], size = [1, 1] }}
+radius = {r}
+mass = 0.1
+max_speed = {v}
+max_force = 30.0
+neighbour_radius = 3.0
+max_neighbours = 10
+avoidance = {{}}
+leave_on_arrival = true
+[[groups.behaviours]]
+kind = "follow_field"
+field = "exit"
+"""
+
+
+def run_throng(points, window, limit, threads):
+    import throng
+
+    s = side(len(points))
+    text = PROFILE.format(x0=-s, y0=-s / 2, y1=s / 2, dm=-DOOR / 2, dp=DOOR / 2,
+                          c=CORRIDOR, g=CORRIDOR - 0.5, mx=-s - 50.0, r=RADIUS, v=SPEED)
+    world = throng.World.from_profile(text, threads=threads)
+    world.spawn("people", np.array(points, dtype=np.float32))
+    people = world.group_names().index("people")
+    crossed = {}
+    elapsed = 0.0
+    timed = None
+    sim_time = 0.0
+    while sim_time < limit:
+        t = time.perf_counter()
+        world.step()
+        elapsed += time.perf_counter() - t
+        sim_time = world.elapsed
+        if timed is None and sim_time >= window:
+            timed = elapsed / sim_time
+        mine = world.group_indices() == people
+        if not mine.any():
+            break
+        ids, xs = world.ids()[mine], world.positions()[mine, 0]
+        for i in ids[xs > 0.0]:
+            crossed.setdefault(int(i), sim_time)
+    if timed is None:
+        timed = elapsed / max(sim_time, 1e-9)
+    done = sim_time if not (world.group_indices() == people).any() else None
+    return timed, done, sorted(crossed.values())
+
+
+def flow(times):
+    if len(times) < 2 or times[-1] <= times[0]:
+        return None
+    return (len(times) - 1) / (times[-1] - times[0])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="150,1500,15000")
+    ap.add_argument("--window", type=float, default=10.0)
+    ap.add_argument("--limit", type=float, default=400.0)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    print(f"{'agents':>7} {'system':>22} {'ms/sim s':>9} {'us/agent/sim s':>15} "
+          f"{'out at':>8} {'flow /s':>8}")
+    for n in [int(x) for x in args.sizes.split(",")]:
+        points = spawn_points(n, seed=1)
+        # Past a few hundred agents only the timing window is run.
+        limit = args.limit if n <= 300 else args.window
+        for name, run in (("JuPedSim (CFSM, 1 thread)",
+                           lambda: run_jupedsim(points, args.window, limit)),
+                          (f"throng (ORCA, {args.threads} threads)",
+                           lambda: run_throng(points, args.window, limit, args.threads))):
+            per, done, times = run()
+            f = flow(times) if done else None
+            print(f"{n:7d} {name:>22} {per * 1e3:9.1f} {per * 1e6 / n:15.2f} "
+                  f"{(f'{done:.1f} s' if done else '-'):>8} "
+                  f"{(f'{f:.2f}' if f else '-'):>8}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
