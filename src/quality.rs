@@ -96,6 +96,11 @@ struct Track {
     /// Gates crossed (bit per gate, the first 64).
     crossed: u64,
     goal: Option<Vec2>,
+    /// Collisions begun (SteerBench's: another body first overlapping this one).
+    collisions: u32,
+    /// Kinetic energy of a unit mass, `½ |v|²`, summed over the sampled intervals
+    /// times their length, until the agent arrives (SteerBench's effort).
+    effort: f64,
 }
 
 /// The figures of a run, or of the samples so far.
@@ -134,6 +139,26 @@ pub struct QualitySummary {
     pub gates: Vec<GateFlow>,
     /// Arrival at each checkpoint the samples reached.
     pub at_checkpoints: Vec<Checkpoint>,
+    /// SteerBench's composite over the agents with a goal (none without one).
+    pub steerbench: Option<SteerBench>,
+}
+
+/// SteerBench's composite score (Singh, Kapadia, Faloutsos and Reinman 2009, its
+/// first technique): `50 × collisions + time + effort`, each a mean over the agents
+/// with a goal. Lower is better.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SteerBench {
+    /// Collisions an agent took part in: each time another body began to overlap
+    /// it (a pair overlapping over consecutive samples is one collision).
+    pub collisions_per_agent: f64,
+    /// Seconds from an agent's first sample to its arrival (to the last sample for
+    /// one that never arrived).
+    pub time_per_agent: f64,
+    /// The kinetic energy of a unit mass, `½ |v|²` with `v` from consecutive samples,
+    /// summed over the sampled intervals times their length, until arrival.
+    pub effort_per_agent: f64,
+    /// `50 × collisions_per_agent + time_per_agent + effort_per_agent`.
+    pub score: f64,
 }
 
 /// Arrival at one checkpoint, over the agents with a goal.
@@ -179,6 +204,11 @@ pub struct QualityCounter {
     grid: PairGrid,
     pos: Vec<Vec2>,
     radii: Vec<f32>,
+    ids: Vec<usize>,
+    /// The overlapping pairs of the last sample, as `(id, id)` with the smaller first.
+    touching: std::collections::HashSet<(usize, usize)>,
+    touching_now: std::collections::HashSet<(usize, usize)>,
+    pairs_now: Vec<(u32, u32)>,
 }
 
 impl QualityCounter {
@@ -197,11 +227,13 @@ impl QualityCounter {
     pub fn sample(&mut self, time: f32, observed: impl IntoIterator<Item = Observed>) {
         self.pos.clear();
         self.radii.clear();
+        self.ids.clear();
         let (samples, first, _) = self.summary_times;
         self.summary_times = (samples + 1, if samples == 0 { time } else { first }, time);
         for o in observed {
             self.pos.push(o.pos);
             self.radii.push(o.radius);
+            self.ids.push(o.id);
             if !o.pos.is_finite() {
                 continue;
             }
@@ -218,7 +250,10 @@ impl QualityCounter {
                 reached,
             });
         }
-        let (pairs, deep, depth) = self.grid.overlaps(&self.pos, &self.radii);
+        let (pairs, deep, depth) = self
+            .grid
+            .overlaps(&self.pos, &self.radii, &mut self.pairs_now);
+        self.count_collisions();
         self.pairs += pairs;
         self.deep += deep;
         self.max_penetration = self.max_penetration.max(depth);
@@ -288,10 +323,14 @@ impl QualityCounter {
                     self.gate_times[g].push(time);
                 }
             }
+            let dt = time - t.last_time;
             if t.arrived_at.is_none() {
                 t.path += step;
+                if dt > 0.0 {
+                    let v = f64::from(step) / f64::from(dt);
+                    t.effort += 0.5 * v * v * f64::from(dt);
+                }
             }
-            let dt = time - t.last_time;
             let slow = dt > 0.0 && step < s.stuck_speed_fraction * o.max_speed * dt;
             t.slow_since = match (slow, t.slow_since) {
                 (true, Some(since)) => Some(since),
@@ -389,8 +428,45 @@ impl QualityCounter {
             stuck,
             gates,
             at_checkpoints: self.at_checkpoints.clone(),
+            steerbench: steerbench(&with_goal, last_time),
         }
     }
+
+    /// Count the collisions begun at this sample: pairs overlapping now that did not
+    /// at the last one.
+    fn count_collisions(&mut self) {
+        self.touching_now.clear();
+        for &(i, j) in &self.pairs_now {
+            let (a, b) = (self.ids[i as usize], self.ids[j as usize]);
+            let pair = (a.min(b), a.max(b));
+            if self.touching_now.insert(pair) && !self.touching.contains(&pair) {
+                for id in [pair.0, pair.1] {
+                    if let Some(t) = self.tracks.get_mut(id) {
+                        t.collisions += 1;
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut self.touching, &mut self.touching_now);
+    }
+}
+
+/// SteerBench's composite over `with_goal`, sampled up to `last_time`.
+fn steerbench(with_goal: &[&Track], last_time: f32) -> Option<SteerBench> {
+    if with_goal.is_empty() {
+        return None;
+    }
+    let n = with_goal.len() as f64;
+    let mean = |f: &dyn Fn(&Track) -> f64| with_goal.iter().map(|t| f(t)).sum::<f64>() / n;
+    let collisions_per_agent = mean(&|t| f64::from(t.collisions));
+    let time_per_agent = mean(&|t| f64::from(t.arrived_at.unwrap_or(last_time) - t.start_time));
+    let effort_per_agent = mean(&|t| t.effort);
+    Some(SteerBench {
+        collisions_per_agent,
+        time_per_agent,
+        effort_per_agent,
+        score: 50.0 * collisions_per_agent + time_per_agent + effort_per_agent,
+    })
 }
 
 /// A uniform grid (counting sort) for finding pairs closer than the sum of their radii
@@ -404,10 +480,16 @@ struct PairGrid {
 }
 
 impl PairGrid {
-    /// Pairs `(i, j)`, `i < j`, with `|p_i - p_j| < r_i + r_j`; of them those closer
-    /// than half that; and the largest `r_i + r_j - |p_i - p_j|`. Non-finite positions
-    /// are skipped.
-    fn overlaps(&mut self, pos: &[Vec2], radii: &[f32]) -> (u64, u64, f32) {
+    /// Pairs `(i, j)`, `i < j`, with `|p_i - p_j| < r_i + r_j`, into `found`; of them
+    /// those closer than half that; and the largest `r_i + r_j - |p_i - p_j|`.
+    /// Non-finite positions are skipped.
+    fn overlaps(
+        &mut self,
+        pos: &[Vec2],
+        radii: &[f32],
+        found: &mut Vec<(u32, u32)>,
+    ) -> (u64, u64, f32) {
+        found.clear();
         let finite = || (0..pos.len()).filter(|&i| pos[i].is_finite());
         let Some(first) = finite().next() else {
             return (0, 0, 0.0);
@@ -473,6 +555,7 @@ impl PairGrid {
                         let r = radii[i] + radii[j];
                         let d2 = pos[i].distance_squared(pos[j]);
                         if d2 < r * r {
+                            found.push((i as u32, j as u32));
                             pairs += 1;
                             deep += u64::from(4.0 * d2 < r * r);
                             depth = depth.max(r - d2.sqrt());
@@ -489,6 +572,42 @@ impl PairGrid {
 mod tests {
     use super::*;
     use crate::rng::{agent_rng, uniform};
+
+    #[test]
+    fn steerbench_hand_worked() {
+        // Two bodies of radius 0.5 on the x axis, sampled once a second. Agent 0
+        // walks +x one unit a second from 0 to its goal at 4; agent 1 stands at 2.5
+        // without a goal. They overlap (distance < 1) at t = 2 and 3 (0 at 2, 1 at
+        // 3: 0.5 and 0.5 apart), not at 4 (1.5): one collision, for both. Agent 0
+        // arrives (within 1) at t = 3 (at 3, 1 from 4): time 3; effort ½ × 1² × 1 per
+        // interval for the three intervals up to its arrival: 1.5.
+        let mut c = QualityCounter::new(QualitySettings::default());
+        let obs = |id, x: f32, goal| Observed {
+            id,
+            pos: Vec2::new(x, 0.0),
+            radius: 0.5,
+            max_speed: 2.0,
+            goal,
+        };
+        let goal = Some(Vec2::new(4.0, 0.0));
+        for t in 0..=4 {
+            c.sample(t as f32, [obs(0, t as f32, goal), obs(1, 2.5, None)]);
+        }
+        let s = c.summary().steerbench.unwrap();
+        assert_eq!(s.collisions_per_agent, 1.0);
+        assert_eq!(s.time_per_agent, 3.0);
+        assert_eq!(s.effort_per_agent, 1.5);
+        assert_eq!(s.score, 50.0 + 3.0 + 1.5);
+        // Touching again after parting is a second collision; no goal, no score.
+        let mut c = QualityCounter::new(QualitySettings::default());
+        for (t, x) in [0.0, 0.5, 3.0, 0.5, 0.5].into_iter().enumerate() {
+            c.sample(t as f32, [obs(0, 0.0, goal), obs(1, x, None)]);
+        }
+        assert_eq!(c.summary().steerbench.unwrap().collisions_per_agent, 2.0);
+        let mut c = QualityCounter::new(QualitySettings::default());
+        c.sample(0.0, [obs(0, 0.0, None)]);
+        assert_eq!(c.summary().steerbench, None);
+    }
 
     #[test]
     fn pairs_match_brute_force() {
@@ -510,13 +629,17 @@ mod tests {
                     }
                 }
             }
-            let (p, dp, dd) = PairGrid::default().overlaps(&pos, &radii);
+            let mut found = Vec::new();
+            let (p, dp, dd) = PairGrid::default().overlaps(&pos, &radii, &mut found);
             assert_eq!((p, dp), (pairs, deep), "n {n}");
+            assert_eq!(found.len() as u64, pairs);
             assert!((dd - depth).abs() < 1e-5);
         }
         // Coincident agents overlap deeply; far apart ones do not.
         let pos = [Vec2::ZERO, Vec2::ZERO, Vec2::new(100.0, 0.0)];
-        assert_eq!(PairGrid::default().overlaps(&pos, &[0.5; 3]), (1, 1, 1.0));
+        let mut found = Vec::new();
+        let overlaps = PairGrid::default().overlaps(&pos, &[0.5; 3], &mut found);
+        assert_eq!((overlaps, found), ((1, 1, 1.0), vec![(0, 1)]));
     }
 
     fn agent(id: usize, pos: Vec2, goal: Option<Vec2>) -> Observed {

@@ -1033,11 +1033,29 @@ fn clear_line_answers_as_the_engine() {
     let mut clear = true;
     unsafe {
         ok(throng_world_set_walls(f.world, wall.as_ptr(), 1));
-        ok(throng_world_clear_line(f.world, v(-2.0, 0.0), v(2.0, 0.0), 0.0, &mut clear));
+        ok(throng_world_clear_line(
+            f.world,
+            v(-2.0, 0.0),
+            v(2.0, 0.0),
+            0.0,
+            &mut clear,
+        ));
         assert!(!clear);
-        ok(throng_world_clear_line(f.world, v(-2.0, 2.0), v(2.0, 2.0), 0.5, &mut clear));
+        ok(throng_world_clear_line(
+            f.world,
+            v(-2.0, 2.0),
+            v(2.0, 2.0),
+            0.5,
+            &mut clear,
+        ));
         assert!(clear);
-        ok(throng_world_clear_line(f.world, v(-2.0, 2.0), v(2.0, 2.0), 1.5, &mut clear));
+        ok(throng_world_clear_line(
+            f.world,
+            v(-2.0, 2.0),
+            v(2.0, 2.0),
+            1.5,
+            &mut clear,
+        ));
         assert!(!clear);
     }
 }

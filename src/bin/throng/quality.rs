@@ -167,6 +167,10 @@ pub fn summary_lines(q: &QualitySummary) -> String {
         "at their goal at the end",
         format!("{:.1}%", 100.0 * q.at_goal_fraction),
     );
+    line(
+        "SteerBench score",
+        super::report::steerbench_line(q.steerbench),
+    );
     for c in &q.at_checkpoints {
         line(
             &format!("at t = {} s", c.time),

@@ -146,6 +146,8 @@ pub struct Quality {
     pub stuck_at_end: usize,
     /// Crossings of the profile's gates.
     pub gates: Vec<GateFlow>,
+    /// SteerBench's composite score and its parts, over the agents with a goal.
+    pub steerbench: Option<throng::quality::SteerBench>,
     /// Moves through a wall that the engine stopped.
     pub wall_crossings_prevented: u64,
     /// Agents with non-finite state (must be 0).
@@ -174,6 +176,7 @@ impl Quality {
             mean_path_ratio: q.mean_path_ratio,
             stuck_at_end: q.stuck,
             gates: q.gates.clone(),
+            steerbench: q.steerbench,
             wall_crossings_prevented,
             nan_count,
         }
@@ -356,6 +359,7 @@ impl Report {
                 },
             ),
             ("stuck at the end", q.stuck_at_end.to_string()),
+            ("SteerBench score", steerbench_line(q.steerbench)),
         ]
         .into_iter()
         .chain(q.gates.iter().map(|g| {
@@ -413,4 +417,14 @@ mod tests {
         let one = PhaseStats::of(&[2_000_000]);
         assert_eq!((one.p50, one.p95, one.max, one.mean), (2.0, 2.0, 2.0, 2.0));
     }
+}
+
+/// SteerBench's composite and its parts, for the reports.
+pub fn steerbench_line(s: Option<throng::quality::SteerBench>) -> String {
+    s.map_or("-".to_string(), |s| {
+        format!(
+            "{:.1} (50 x {:.3} collisions + {:.1} s + {:.1} effort, per agent)",
+            s.score, s.collisions_per_agent, s.time_per_agent, s.effort_per_agent
+        )
+    })
 }
