@@ -404,6 +404,16 @@ fn arrival_line(q: &Quality) -> String {
     line
 }
 
+/// SteerBench's composite and its parts, for the reports.
+pub fn steerbench_line(s: Option<throng::quality::SteerBench>) -> String {
+    s.map_or("-".to_string(), |s| {
+        format!(
+            "{:.1} (50 x {:.3} collisions + {:.1} s + {:.1} effort, per agent)",
+            s.score, s.collisions_per_agent, s.time_per_agent, s.effort_per_agent
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,14 +427,4 @@ mod tests {
         let one = PhaseStats::of(&[2_000_000]);
         assert_eq!((one.p50, one.p95, one.max, one.mean), (2.0, 2.0, 2.0, 2.0));
     }
-}
-
-/// SteerBench's composite and its parts, for the reports.
-pub fn steerbench_line(s: Option<throng::quality::SteerBench>) -> String {
-    s.map_or("-".to_string(), |s| {
-        format!(
-            "{:.1} (50 x {:.3} collisions + {:.1} s + {:.1} effort, per agent)",
-            s.score, s.collisions_per_agent, s.time_per_agent, s.effort_per_agent
-        )
-    })
 }
