@@ -86,6 +86,25 @@ def drift(modules, n, steps):
     return worst
 
 
+def quality(module, n, steps):
+    """The crowd-quality counter (throng's, reading positions) over one run."""
+    import numpy as np
+    import throng
+
+    sim, goals = build(module, n, 1)
+    counter = throng.QualityCounter()
+    ids = np.arange(n)
+    radii = np.full(n, 1.5)
+    speeds = np.full(n, 2.0)
+    goal_array = np.array(goals)
+    for k in range(steps + 1):
+        if k:
+            step(sim, goals)
+        pos = np.array([sim.getAgentPosition(i) for i in range(n)])
+        counter.sample(0.25 * k, ids, pos, radii, speeds, goal_array)
+    return counter.summary()
+
+
 def main():
     global LAYOUT
     ap = argparse.ArgumentParser()
@@ -94,6 +113,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--layout", choices=["disk", "ring"], default="disk")
+    ap.add_argument("--quality", type=int, default=0,
+                    help="also count the quality of a crowd of this many (every step)")
     args = ap.parse_args()
     LAYOUT = args.layout
     sys.path.insert(0, args.rvo2)
@@ -117,6 +138,19 @@ def main():
         tw = statistics.median(t[1] for _, t in rows)
         print(f"{n:7d}   med {od:16.2f} ms {ow:5.2f} ms {td:16.2f} ms {tw:5.2f} ms"
               f"   doStep {od / td:.1f}x, whole step {ow / tw:.1f}x")
+    if args.quality:
+        n, steps = args.quality, 4000
+        print(f"quality, {LAYOUT} of {n}, {steps} steps of 0.25 s, sampled every step:")
+        for name, module in (("Python-RVO2", original), ("throng.rvo2", ours)):
+            q = quality(module, n, steps)
+            sb = q["steerbench"]
+            print(f"  {name:12s} overlapping pairs/agent-sample {q['overlapping_pairs_per_agent_sample']:.4f}, "
+                  f"deep {q['deep_pairs_per_agent_sample']:.4f}, largest penetration "
+                  f"{q['max_penetration']:.3f}, arrived {q['arrived']}/{q['with_goal']}, "
+                  f"at goal at the end {100 * q['at_goal_fraction']:.1f}%, SteerBench "
+                  f"{sb['score']:.1f} (collisions {sb['collisions_per_agent']:.3f}, "
+                  f"time {sb['time_per_agent']:.1f} s, effort {sb['effort_per_agent']:.1f})",
+                  flush=True)
     LAYOUT = "ring"
     for n in (2, 8, 24):
         for steps in (10, 100, 400):
