@@ -13,7 +13,8 @@ def circle(n, ring=20.0, steps=600, threads=0):
     sim = rvo2.PyRVOSimulator(0.25, 15.0, 10, 10.0, 10.0, 1.5, 2.0, threads=threads)
     goals = []
     # Places a hundredth of a radian off the perfect ring: a perfectly symmetric
-    # ring of ORCA agents jams (each one's half-planes are its neighbours' mirrored).
+    # ring of ORCA agents jams, in Python-RVO2 as here (each one's half-planes are
+    # its neighbours' mirrored, and the best velocity between them points inward).
     rng = random.Random(7)
     for i in range(n):
         a = 2 * math.pi * i / n + rng.uniform(-0.01, 0.01)
