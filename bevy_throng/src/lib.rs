@@ -3,21 +3,17 @@
 //!
 //! ```no_run
 //! use bevy_app::App;
-//! use bevy_ecs::prelude::*;
 //! use bevy_math::Vec2;
 //! use bevy_transform::components::Transform;
-//! use bevy_throng::{Agent, AimAt, Crowd, ThrongPlugin};
+//! use bevy_throng::{Agent, AimAt, ThrongPlugin};
 //! use throng::prelude::*;
 //!
+//! let walkers = GroupConfig::new("walkers").with(Behaviour::Arrive(ArriveParams::default()), 1.0);
 //! let mut app = App::new();
-//! app.add_plugins(ThrongPlugin::default());
-//! let walkers = app
-//!     .world_mut()
-//!     .resource_mut::<Crowd>()
-//!     .add_group(GroupConfig::new("walkers").with(Behaviour::Arrive(ArriveParams::default()), 1.0))
-//!     .unwrap();
+//! app.add_plugins(ThrongPlugin::default().with_group(walkers));
+//! // In any system, or here: an entity with an Agent is an agent.
 //! app.world_mut().spawn((
-//!     Agent::new(walkers).aiming_at(AimAt::Point(Vec2::new(10.0, 0.0))),
+//!     Agent::new("walkers").aiming_at(AimAt::Point(Vec2::new(10.0, 0.0))),
 //!     Transform::default(),
 //! ));
 //! ```
@@ -26,12 +22,15 @@
 //! 1. [`CrowdSet::Sync`]: entities that gained an [`Agent`] are spawned into the
 //!    world where their `Transform` stands (its x and y), and get an [`AgentHandle`];
 //!    agents whose entity lost its `Agent` (or was despawned) leave the world; a
-//!    changed `Agent` sets the agent's target (a point, or another agent entity);
+//!    changed `Agent` sets the agent's target (a point, or another agent entity); a
+//!    [`Driven`] component sets the velocity a host-driven agent asks for;
 //! 2. [`CrowdSet::Step`]: the world steps by the fixed timestep's length;
 //! 3. [`CrowdSet::Write`]: each agent's `Transform` takes its position (x, y; z is
 //!    left alone) and heading (a rotation about z), and its [`ArrivalState`] the
 //!    world's arrival state; an entity with [`Interpolate`] is placed between its
-//!    last two steps after each frame's fixed loop instead.
+//!    last two steps after each frame's fixed loop instead. The step's arrival and
+//!    leader-sight changes go out as [`ArrivalChanged`] and [`SightChanged`]
+//!    messages.
 //!
 //! The plugin adds nothing else: a game adds its own time plugin (Bevy's
 //! `TimePlugin`, in `MinimalPlugins` or `DefaultPlugins`) to drive `FixedUpdate`.
@@ -53,8 +52,10 @@ use throng::{AgentId, AgentSpec, GroupId, Target, World, WorldConfig};
 #[derive(Resource)]
 pub struct Crowd {
     world: World,
-    /// Each agent's entity, for targets that name entities and for despawns.
+    /// Each agent entity's agent, for targets that name entities and for despawns.
     agents: HashMap<Entity, AgentId>,
+    /// Each agent's entity, for the messages.
+    entities: HashMap<AgentId, Entity>,
 }
 
 impl Crowd {
@@ -64,7 +65,14 @@ impl Crowd {
         Self {
             world: World::new(config),
             agents: HashMap::new(),
+            entities: HashMap::new(),
         }
+    }
+
+    /// The entity of `agent`, if it is one of the plugin's.
+    #[must_use]
+    pub fn entity_of(&self, agent: AgentId) -> Option<Entity> {
+        self.entities.get(&agent).copied()
     }
 
     /// The agent of `entity`, if it is one.
@@ -99,11 +107,33 @@ pub enum AimAt {
     Entity(Entity),
 }
 
+/// A group, by its id or by its name (a group the plugin was given, or any group
+/// of the crowd).
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupRef {
+    /// By id.
+    Id(GroupId),
+    /// By name.
+    Named(String),
+}
+
+impl From<GroupId> for GroupRef {
+    fn from(id: GroupId) -> Self {
+        Self::Id(id)
+    }
+}
+
+impl From<&str> for GroupRef {
+    fn from(name: &str) -> Self {
+        Self::Named(name.to_string())
+    }
+}
+
 /// Makes an entity an agent of the crowd, spawned where its `Transform` stands.
 #[derive(Component, Clone, Debug)]
 pub struct Agent {
     /// Its group.
-    pub group: GroupId,
+    pub group: GroupRef,
     /// What it aims at; changing it retargets the agent.
     pub aim: AimAt,
     /// Its mass, top speed, top force and radius; `None`: the engine's defaults
@@ -125,11 +155,12 @@ pub struct Body {
 }
 
 impl Agent {
-    /// An agent of `group` aiming at nothing, with the engine's default body.
+    /// An agent of `group` (an id, or a group's name) aiming at nothing, with the
+    /// engine's default body.
     #[must_use]
-    pub fn new(group: GroupId) -> Self {
+    pub fn new(group: impl Into<GroupRef>) -> Self {
         Self {
-            group,
+            group: group.into(),
             aim: AimAt::Nothing,
             body: None,
         }
@@ -157,6 +188,34 @@ pub struct AgentHandle(pub AgentId);
 /// An agent's arrival state after the last step (moving, arrived, stuck, ...).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ArrivalState(pub Arrival);
+
+/// Makes an agent host-driven (a player's character): the velocity it asks for,
+/// which its group's avoidance, if any, makes collision-free, in place of its
+/// behaviours. Removing the component gives it back to its behaviours.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Driven(pub Vec2);
+
+/// A change of an agent's arrival state in the last step.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrivalChanged {
+    /// The agent's entity.
+    pub entity: Entity,
+    /// Its state before the step.
+    pub from: Arrival,
+    /// Its state after it.
+    pub to: Arrival,
+}
+
+/// An agent entering or leaving a leader's sight in the last step.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SightChanged {
+    /// The agent's entity.
+    pub entity: Entity,
+    /// The leader whose sight it entered, if any.
+    pub entered: Option<Entity>,
+    /// The leader whose sight it left, if any.
+    pub left: Option<Entity>,
+}
 
 /// Asks that an agent's `Transform` move smoothly between fixed steps: after the
 /// fixed loop of each frame it is placed between the last two steps' positions
@@ -186,17 +245,38 @@ pub enum CrowdSet {
 #[derive(Resource, Default, Debug)]
 pub struct CrowdErrors(pub Vec<String>);
 
-/// The plugin: a [`Crowd`] over a world of `config`, stepped on the fixed timestep.
+/// The plugin: a [`Crowd`] over a world of `config` holding `groups`, stepped on the
+/// fixed timestep.
 #[derive(Default)]
 pub struct ThrongPlugin {
     /// The world's settings (seed, index, integrator).
     pub config: WorldConfig,
+    /// Groups added when the plugin is built, for agents to name.
+    pub groups: Vec<throng::GroupConfig>,
+}
+
+impl ThrongPlugin {
+    /// The plugin with `group` added too.
+    #[must_use]
+    pub fn with_group(mut self, group: throng::GroupConfig) -> Self {
+        self.groups.push(group);
+        self
+    }
 }
 
 impl Plugin for ThrongPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Crowd::new(self.config.clone()))
-            .init_resource::<CrowdErrors>()
+        let mut crowd = Crowd::new(self.config.clone());
+        let mut errors = CrowdErrors::default();
+        for g in &self.groups {
+            if let Err(e) = crowd.world.add_group(g.clone()) {
+                errors.0.push(format!("group {:?}: {e}", g.name));
+            }
+        }
+        app.insert_resource(crowd)
+            .insert_resource(errors)
+            .add_message::<ArrivalChanged>()
+            .add_message::<SightChanged>()
             .configure_sets(
                 FixedUpdate,
                 (CrowdSet::Sync, CrowdSet::Step, CrowdSet::Write).chain(),
@@ -204,9 +284,11 @@ impl Plugin for ThrongPlugin {
             .add_systems(
                 FixedUpdate,
                 (
-                    (leave, join, retarget).chain().in_set(CrowdSet::Sync),
+                    (leave, join, retarget, drive)
+                        .chain()
+                        .in_set(CrowdSet::Sync),
                     step.in_set(CrowdSet::Step),
-                    write.in_set(CrowdSet::Write),
+                    (write, tell).in_set(CrowdSet::Write),
                 ),
             )
             .add_systems(
@@ -239,6 +321,7 @@ fn leave(
     let gone: Vec<Entity> = removed.read().collect();
     for entity in gone {
         if let Some(id) = crowd.agents.remove(&entity) {
+            crowd.entities.remove(&id);
             if let Err(e) = crowd.world.despawn(id) {
                 errors.0.push(format!("{entity}: {e}"));
             }
@@ -254,13 +337,23 @@ fn leave(
 /// spawns give the same world).
 fn join(
     mut crowd: ResMut<Crowd>,
-    new: Query<(Entity, &Agent, &Transform), Without<AgentHandle>>,
+    new: Query<(Entity, &Agent, &Transform, Option<&Driven>), Without<AgentHandle>>,
     mut errors: ResMut<CrowdErrors>,
     mut commands: Commands,
 ) {
-    for (entity, agent, transform) in &new {
+    for (entity, agent, transform, driven) in &new {
+        let group = match &agent.group {
+            GroupRef::Id(id) => *id,
+            GroupRef::Named(name) => match crowd.group_by_name(name) {
+                Some(id) => id,
+                None => {
+                    errors.0.push(format!("{entity}: no group named {name:?}"));
+                    continue;
+                }
+            },
+        };
         let at = throng::glam::Vec2::new(transform.translation.x, transform.translation.y);
-        let mut spec = AgentSpec::new(agent.group, at).with_target(target(&crowd, agent.aim));
+        let mut spec = AgentSpec::new(group, at).with_target(target(&crowd, agent.aim));
         if let Some(b) = agent.body {
             spec = spec
                 .with_limits(b.mass, b.max_speed, b.max_force)
@@ -269,6 +362,13 @@ fn join(
         match crowd.world.spawn(spec) {
             Ok(id) => {
                 crowd.agents.insert(entity, id);
+                crowd.entities.insert(id, entity);
+                if let Some(d) = driven {
+                    let v = throng::glam::Vec2::new(d.0.x, d.0.y);
+                    if let Err(e) = crowd.world.set_preferred_velocity(id, Some(v)) {
+                        errors.0.push(format!("{entity}: {e}"));
+                    }
+                }
                 commands
                     .entity(entity)
                     .insert((AgentHandle(id), ArrivalState::default()));
@@ -292,6 +392,55 @@ fn retarget(
     }
 }
 
+/// Host-driven agents ask for their `Driven` velocity; those that lost it go back
+/// to their behaviours.
+fn drive(
+    mut crowd: ResMut<Crowd>,
+    driven: Query<(&AgentHandle, &Driven), Changed<Driven>>,
+    mut released: RemovedComponents<Driven>,
+    mut errors: ResMut<CrowdErrors>,
+) {
+    for (handle, d) in &driven {
+        let v = throng::glam::Vec2::new(d.0.x, d.0.y);
+        if let Err(e) = crowd.world.set_preferred_velocity(handle.0, Some(v)) {
+            errors.0.push(format!("{:?}: {e}", handle.0));
+        }
+    }
+    let gone: Vec<Entity> = released.read().collect();
+    for entity in gone {
+        if let Some(id) = crowd.agent_of(entity) {
+            // An agent despawned meanwhile has nothing to give back.
+            let _ = crowd.world.set_preferred_velocity(id, None);
+        }
+    }
+}
+
+/// The step's arrival and sight changes as messages, for the agents of entities.
+fn tell(
+    crowd: Res<Crowd>,
+    mut arrivals: MessageWriter<ArrivalChanged>,
+    mut sights: MessageWriter<SightChanged>,
+) {
+    for e in crowd.arrival_events() {
+        if let Some(entity) = crowd.entity_of(e.agent) {
+            arrivals.write(ArrivalChanged {
+                entity,
+                from: e.from,
+                to: e.to,
+            });
+        }
+    }
+    for e in crowd.sight_events() {
+        if let Some(entity) = crowd.entity_of(e.agent) {
+            sights.write(SightChanged {
+                entity,
+                entered: e.entered.and_then(|l| crowd.entity_of(l)),
+                left: e.left.and_then(|l| crowd.entity_of(l)),
+            });
+        }
+    }
+}
+
 /// The world steps by the fixed timestep's length.
 fn step(mut crowd: ResMut<Crowd>, time: Res<Time<Fixed>>, mut errors: ResMut<CrowdErrors>) {
     let dt = time.timestep().as_secs_f32();
@@ -311,10 +460,13 @@ fn write(
         Option<&mut Interpolate>,
     )>,
 ) {
+    let (positions, headings) = (crowd.positions(), crowd.headings());
     for (handle, mut transform, mut arrival, smooth) in &mut agents {
-        let (Ok(p), Ok(h)) = (crowd.position(handle.0), crowd.heading(handle.0)) else {
+        // One lookup of the row for the columns read.
+        let Ok(row) = crowd.row(handle.0) else {
             continue;
         };
+        let (p, h) = (positions[row], headings[row]);
         let now = (Vec2::new(p.x, p.y), h);
         match smooth {
             Some(mut s) => {

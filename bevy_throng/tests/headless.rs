@@ -203,3 +203,64 @@ fn interpolated_transforms_lie_between_the_last_two_steps() {
         expected.x
     );
 }
+
+#[test]
+fn named_groups_driven_agents_and_messages() {
+    use bevy_ecs::message::Messages;
+    use bevy_throng::{ArrivalChanged, Driven};
+    let mut app = App::new();
+    app.add_plugins(ThrongPlugin::default().with_group(walkers()))
+        .insert_resource(Time::<Fixed>::from_hz(HZ));
+    // An agent by its group's name, walking to a point; a driven one beside it.
+    let walker = app
+        .world_mut()
+        .spawn((
+            Agent::new("walkers").aiming_at(AimAt::Point(Vec2::new(5.0, 0.0))),
+            Transform::default(),
+        ))
+        .id();
+    let player = app
+        .world_mut()
+        .spawn((
+            Agent::new("walkers"),
+            Driven(Vec2::new(0.0, 1.0)),
+            Transform::from_xyz(0.0, -20.0, 0.0),
+        ))
+        .id();
+    let mut arrived = Vec::new();
+    for _ in 0..300 {
+        steps(&mut app, 1);
+        let mut messages = app.world_mut().resource_mut::<Messages<ArrivalChanged>>();
+        arrived.extend(messages.drain().filter(|m| m.to == Arrival::Arrived));
+    }
+    assert_eq!(arrived.len(), 1);
+    assert_eq!(
+        (arrived[0].entity, arrived[0].from),
+        (walker, Arrival::Moving)
+    );
+    // The driven agent walked up +y at its asked velocity (1 unit/s, 10 s).
+    let crowd = app.world().resource::<Crowd>();
+    let id = crowd.agent_of(player).unwrap();
+    assert!((crowd.velocity(id).unwrap().y - 1.0).abs() < 1e-4);
+    let y = app.world().get::<Transform>(player).unwrap().translation.y;
+    assert!((y - (-10.0)).abs() < 0.2, "{y}");
+    // Without the component it is its behaviours' again.
+    assert_eq!(
+        crowd.preferred_velocity(id).unwrap(),
+        Some(throng::glam::Vec2::Y)
+    );
+    app.world_mut().entity_mut(player).remove::<Driven>();
+    steps(&mut app, 1);
+    let crowd = app.world().resource::<Crowd>();
+    assert_eq!(crowd.preferred_velocity(id).unwrap(), None);
+    // An unknown group name is reported.
+    app.world_mut()
+        .spawn((Agent::new("nobody"), Transform::default()));
+    steps(&mut app, 1);
+    assert!(app
+        .world()
+        .resource::<CrowdErrors>()
+        .0
+        .iter()
+        .any(|e| e.contains("nobody")));
+}
