@@ -510,3 +510,8 @@ fn interpolate(time: Res<Time<Fixed>>, mut agents: Query<(&Interpolate, &mut Tra
         place(&mut transform, (p, from.1 + turn * a));
     }
 }
+
+/// The README's example, compiled as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
