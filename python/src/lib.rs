@@ -607,6 +607,11 @@ impl PyWorld {
         seed: Option<u64>,
         threads: usize,
     ) -> PyResult<Self> {
+        if agents == Some(0) {
+            return Err(bad(
+                "agents must be at least 1 (or None for the profile's own)",
+            ));
+        }
         let profile = profile.with_overrides(&Overrides {
             agents,
             seed,

@@ -115,6 +115,10 @@ def test_bad_input_is_an_exception_and_changes_nothing():
         throng.World(index="octree")
     with pytest.raises(throng.ThrongError):
         throng.World.from_snapshot(b"not a snapshot")
+    with pytest.raises(throng.ThrongError, match="at least 1"):
+        throng.World.bundled("flock", agents=0)
+    with pytest.raises(throng.ThrongError, match="available"):
+        throng.World.bundled("flock", agents=10**12)
     assert issubclass(throng.ThrongError, ValueError)
 
 
