@@ -492,8 +492,7 @@ impl PyWorld {
             .map_err(err)
     }
 
-    /// Set each agent's radius and top speed (RVO2's per-agent setters; the world's
-    /// `limits` keep mass and force).
+    /// Set an agent's body radius.
     fn set_radius(&mut self, id: u64, radius: f32) -> PyResult<()> {
         let id = self.agent_id(id);
         self.engine.world_mut().set_radius(id, radius).map_err(err)
