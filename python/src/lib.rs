@@ -318,6 +318,36 @@ impl PyWorld {
         states.into_pyarray(py)
     }
 
+    /// Where each agent is going, by row, `(n, 2)` float32: its target point, or the
+    /// current position of its target agent; a row of NaN for none.
+    fn targets<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        let w = self.engine.world();
+        let goals = w
+            .targets()
+            .iter()
+            .map(|t| match *t {
+                Target::Point(p) => Vec2::new(p.x, p.y),
+                Target::Agent(a) => w.position(a).map_or(Vec2::NAN, |p| Vec2::new(p.x, p.y)),
+                Target::None => Vec2::NAN,
+            })
+            .collect();
+        to_array(py, goals)
+    }
+
+    /// The last step's arrival changes: `(ids, from, to)`, the states as codes into
+    /// `ARRIVAL_STATES`, in row order.
+    fn arrival_events<'py>(&self, py: Python<'py>) -> Events<'py> {
+        let events = self.engine.world().arrival_events();
+        let ids: Vec<u64> = events.iter().map(|e| e.agent.to_bits()).collect();
+        let from: Vec<u8> = events.iter().map(|e| arrival_code(e.from)).collect();
+        let to: Vec<u8> = events.iter().map(|e| arrival_code(e.to)).collect();
+        (
+            ids.into_pyarray(py),
+            from.into_pyarray(py),
+            to.into_pyarray(py),
+        )
+    }
+
     /// The names of the groups, by index.
     fn group_names(&self) -> Vec<String> {
         self.engine
@@ -683,6 +713,13 @@ fn avoidance_params(d: &Bound<'_, PyDict>) -> PyResult<AvoidanceParams> {
     p.validate().map_err(bad)?;
     Ok(p)
 }
+
+/// Arrival events as arrays: handles, and the states before and after.
+type Events<'py> = (
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u8>>,
+);
 
 /// The arrival states, by `arrivals()` code.
 const ARRIVAL_STATES: [&str; 5] = ["no_target", "moving", "arrived", "stuck", "unreachable"];

@@ -67,11 +67,21 @@ def test_spawned_walkers_reach_their_targets():
     assert len(ids) == 20 and len(w) == 21
     rows = {int(h): i for i, h in enumerate(w.ids())}
     assert np.allclose(w.radii()[[rows[int(h)] for h in ids]], 0.3)
-    w.step(ticks=400)
+    rows = {int(h): i for i, h in enumerate(w.ids())}
+    assert np.allclose(w.targets()[[rows[int(h)] for h in ids]], goals)
+    marker = w.group_names().index("marker")
+    assert np.isnan(w.targets()[w.group_indices() == marker]).all()
+    arrived = set()
+    for _ in range(400):
+        w.step()
+        got, before, after = w.arrival_events()
+        arrived |= {int(h) for h, t in zip(got, after) if t == throng.ARRIVAL_STATES.index("arrived")}
     rows = {int(h): i for i, h in enumerate(w.ids())}
     p = w.positions()[[rows[int(h)] for h in ids]]
     assert np.linalg.norm(p - goals, axis=1).max() < 1.0
     assert (w.arrivals() == throng.ARRIVAL_STATES.index("arrived")).sum() >= 18
+    # Every walker's arrival was an event; the marker, with no target, has none.
+    assert arrived <= {int(h) for h in ids} and len(arrived) >= 18
 
 
 def test_a_snapshot_restores_bitwise_and_a_world_pickles():
