@@ -858,3 +858,21 @@ fn animations_too_big_or_of_no_format_are_refused_up_front() {
     assert!(err.contains(".gif"), "{err}");
     assert!(!odd.exists());
 }
+
+#[test]
+fn a_profile_of_hosts_groups_checks_but_does_not_run() {
+    // Groups with no agents: a host (Python, C, Bevy) spawns them.
+    let file = scratch("hosts").join("hosts.toml");
+    std::fs::write(
+        &file,
+        "[world]\ndt = 0.1\n[[groups]]\nname = \"walkers\"\ncount = 0\n\
+         spawn = { shape = \"box\", centre = [0, 0], size = [1, 1] }\n",
+    )
+    .unwrap();
+    let checked = stdout_of(throng().arg("check").arg(&file));
+    assert!(checked.contains("0 agents"), "{checked}");
+    let out = throng().arg("run").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("spawns no agents"), "{err}");
+}

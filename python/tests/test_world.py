@@ -212,3 +212,14 @@ def test_the_quality_counter_reads_a_world_and_any_positions():
         o.sample(1.0, np.array([10**12]), np.zeros((1, 2)), np.ones(1), np.ones(1))
     with pytest.raises(throng.ThrongError, match="one row per agent"):
         o.sample(1.0, np.array([0, 1]), np.zeros((1, 2)), np.ones(1), np.ones(1))
+
+
+def test_a_profile_of_groups_alone_is_spawned_into():
+    w = throng.World.from_profile(
+        '[world]\ndt = 0.1\n[[groups]]\nname = "walkers"\ncount = 0\n'
+        'spawn = { shape = "box", centre = [0, 0], size = [1, 1] }\n'
+        'behaviours = [{ kind = "seek" }]\n')
+    assert len(w) == 0
+    ids = w.spawn("walkers", np.zeros((3, 2)), targets=np.full((3, 2), 5.0))
+    w.step(ticks=10)
+    assert len(w) == 3 and (w.positions()[:, 0] > 0).all() and len(ids) == 3

@@ -159,12 +159,8 @@ pub(crate) fn validate(doc: ProfileDoc, default_name: &str) -> Result<Profile, P
         groups,
         squads,
     };
-    if profile.total_agents() == 0 {
-        return Err(Problem::new(
-            "groups",
-            "the profile spawns no agents: add a [[groups]] table with count >= 1",
-        ));
-    }
+    // A profile of groups with no agents is a host's: it spawns them itself (from
+    // Python, C or Bevy); `throng run` refuses it.
     Ok(profile)
 }
 

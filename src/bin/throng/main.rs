@@ -465,6 +465,13 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
     }
     let base = resolve(args.profile.as_deref())?;
+    if base.total_agents() == 0 {
+        return Err(Failure::Input(format!(
+            "error: profile `{}` spawns no agents (a host spawns them): add a [[groups]] \
+             table with count >= 1 to run it",
+            base.name
+        )));
+    }
     // Options that only shape an output file the run does not write are refused
     // rather than ignored.
     if args.every.is_some() && args.csv.is_none() && args.animate.is_none() {
