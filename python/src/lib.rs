@@ -38,24 +38,9 @@ fn bad(msg: impl Into<String>) -> PyErr {
     ThrongError::new_err(msg.into())
 }
 
-/// The most threads a world may ask for.
-const MAX_THREADS: usize = 1024;
-
 /// A thread pool of `threads` workers; `None` (the process's shared pool) for 0.
 fn thread_pool(threads: usize) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
-    if threads == 0 {
-        return Ok(None);
-    }
-    if threads > MAX_THREADS {
-        return Err(bad(format!(
-            "threads must be at most {MAX_THREADS}, got {threads}"
-        )));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map(|p| Some(Arc::new(p)))
-        .map_err(|e| bad(format!("cannot start {threads} threads: {e}")))
+    throng::world::thread_pool(threads).map_err(err)
 }
 
 /// The index kind named `name`.

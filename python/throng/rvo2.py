@@ -225,25 +225,24 @@ class PyRVOSimulator:
     def setAgentMaxSpeed(self, agent_no, max_speed):
         self._world.set_max_speed(self._id(agent_no), float(max_speed))
 
-    def setAgentNeighborDist(self, agent_no, neighbor_dist):
+    def _set(self, agent_no, k, value):
+        """Change setting `k` (neighbour distance, max neighbours, horizon, obstacle
+        horizon) of an agent: it moves to the group of its new settings."""
         self._id(agent_no)
-        self._settings[agent_no][0] = float(neighbor_dist)
+        self._settings[agent_no][k] = value
         self._regroup(agent_no)
+
+    def setAgentNeighborDist(self, agent_no, neighbor_dist):
+        self._set(agent_no, 0, float(neighbor_dist))
 
     def setAgentMaxNeighbors(self, agent_no, max_neighbors):
-        self._id(agent_no)
-        self._settings[agent_no][1] = int(max_neighbors)
-        self._regroup(agent_no)
+        self._set(agent_no, 1, int(max_neighbors))
 
     def setAgentTimeHorizon(self, agent_no, time_horizon):
-        self._id(agent_no)
-        self._settings[agent_no][2] = float(time_horizon)
-        self._regroup(agent_no)
+        self._set(agent_no, 2, float(time_horizon))
 
     def setAgentTimeHorizonObst(self, agent_no, time_horizon_obst):
-        self._id(agent_no)
-        self._settings[agent_no][3] = float(time_horizon_obst)
-        self._regroup(agent_no)
+        self._set(agent_no, 3, float(time_horizon_obst))
 
     def getAgentNumAgentNeighbors(self, agent_no):
         return len(self._neighbours(agent_no))

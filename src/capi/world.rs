@@ -89,20 +89,11 @@ fn world_config(c: &ThrongWorldConfig) -> CResult<WorldConfig> {
 /// The largest `ThrongWorldConfig::threads` accepted.
 pub const THRONG_MAX_THREADS: u32 = 1024;
 
+// The header's bound is the engine's.
+const _: () = assert!(THRONG_MAX_THREADS as usize == crate::world::MAX_THREADS);
+
 fn thread_pool(threads: u32) -> CResult<Option<Arc<rayon::ThreadPool>>> {
-    if threads == 0 {
-        return Ok(None);
-    }
-    if threads > THRONG_MAX_THREADS {
-        return Err(Failure::invalid(format!(
-            "config.threads must be at most {THRONG_MAX_THREADS}, got {threads}"
-        )));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads as usize)
-        .build()
-        .map(|pool| Some(Arc::new(pool)))
-        .map_err(|e| Failure::invalid(format!("cannot start {threads} threads: {e}")))
+    Ok(crate::world::thread_pool(threads as usize)?)
 }
 
 fn hand_over(world: ThrongWorld, out: *mut *mut ThrongWorld) -> CResult {

@@ -49,6 +49,35 @@ use sight::SightScratch;
 pub use snapshot::{Snapshot, SNAPSHOT_VERSION};
 pub use tick::{PhaseTimes, TickStats, TELEPORT_RADII};
 
+/// The most workers [`thread_pool`] starts.
+pub const MAX_THREADS: usize = 1024;
+
+/// A pool of `threads` workers for [`World::set_thread_pool`]; `None` (the global
+/// pool) for 0.
+///
+/// # Errors
+/// [`ThrongError::InvalidParameter`] for more than [`MAX_THREADS`], or when the
+/// system cannot start them.
+pub fn thread_pool(threads: usize) -> Result<Option<Arc<ThreadPool>>> {
+    let refuse = |reason: String| ThrongError::InvalidParameter {
+        field: "threads".into(),
+        reason,
+    };
+    if threads == 0 {
+        return Ok(None);
+    }
+    if threads > MAX_THREADS {
+        return Err(refuse(format!(
+            "must be at most {MAX_THREADS}, got {threads}"
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map(|pool| Some(Arc::new(pool)))
+        .map_err(|e| refuse(format!("cannot start {threads} threads: {e}")))
+}
+
 /// World-wide settings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorldConfig {
