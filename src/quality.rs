@@ -12,8 +12,9 @@
 //! - of the agents with a goal, how many arrived (came within the tolerance), when
 //!   (mean time from their first sample), and how long their path was against the
 //!   straight line from where they started;
-//! - agents stuck at the end: not arrived, and slower than a fraction of their maximum
-//!   speed for the last few seconds (SteerSuite's notion: 5% for 5 s by default);
+//! - agents stuck at the end: away from their goal at the end (never arrived, or
+//!   pushed off and not back), and slower than a fraction of their maximum speed for
+//!   the last few seconds (SteerSuite's notion: 5% for 5 s by default);
 //! - for each gate (a segment, a door say): how many agents crossed it, and the flow
 //!   in agents per second per metre of gate between its first and last crossing.
 
@@ -133,7 +134,8 @@ pub struct QualitySummary {
     /// Mean, over arrived agents that started away from their goal, of the path they
     /// walked over the straight line from start to goal.
     pub mean_path_ratio: Option<f64>,
-    /// Agents with a goal, not arrived, slow for the last stuck time.
+    /// Agents with a goal, away from it at their last sample (never arrived, or
+    /// pushed off since), slow for the last stuck time.
     pub stuck: usize,
     /// Each gate's crossings.
     pub gates: Vec<GateFlow>,
@@ -382,7 +384,8 @@ impl QualityCounter {
         let stuck = with_goal
             .iter()
             .filter(|t| {
-                t.arrived_at.is_none()
+                t.goal
+                    .is_some_and(|g| t.last.distance(g) > s.arrival_tolerance)
                     && t.slow_since
                         .is_some_and(|since| last_time - since >= s.stuck_seconds)
             })
@@ -665,6 +668,17 @@ mod tests {
         let s = q.summary();
         assert_eq!((s.with_goal, s.arrived, s.arrived_fraction), (2, 2, 1.0));
         assert_eq!(s.at_goal_fraction, 0.5);
+        // Pushed off 3 from its goal, agent 0 stands there for 6 s more: stuck,
+        // though it once arrived. Agent 1 stands on its goal: not stuck.
+        for t in 3..9 {
+            let p0 = goal + Vec2::Y * 3.0;
+            q.sample(
+                t as f32,
+                [agent(0, p0, Some(goal)), agent(1, -goal, Some(-goal))],
+            );
+        }
+        let s = q.summary();
+        assert_eq!((s.arrived, s.stuck, s.at_goal_fraction), (2, 1, 0.5));
     }
 
     #[test]

@@ -41,13 +41,15 @@ pub struct AvoidanceParams {
     /// `mask & neighbour.layers != 0`, and takes all the avoidance of a neighbour that
     /// does not avoid it back. Default all.
     pub mask: u32,
-    /// An agent within this distance (units) of its target counts as arrived and
-    /// yields as if its priority were 0, so crowds do not jam at their goals.
-    /// Default 1.
+    /// An agent within this distance (units) of its target counts as arrived: it
+    /// holds its goal. It yields as if its priority were 0, and it makes way for
+    /// agents still on their way whose path runs through it ([`make_way`]), so
+    /// crowds do not jam at their goals and latecomers reach theirs. Default 1.
     pub arrived_within: f32,
-    /// Near other agents, an agent keeps right: its preferred velocity turns this many
-    /// radians clockwise, times how much it yields (`1 - priority`; an arrived agent
-    /// yields fully). A fixed, deterministic side preference, so that perfectly
+    /// Near other agents, an agent on its way keeps right: its preferred velocity
+    /// turns this many radians clockwise, times how much it yields (`1 - priority`;
+    /// an arrived agent, holding its goal, does not turn: it would circle its goal
+    /// instead of settling on it). A fixed, deterministic side preference, so that perfectly
     /// symmetric head-on pairs pass right shoulder to right shoulder instead of
     /// stopping face to face, and dense crossings turn into a roundabout instead of
     /// jamming; an agent of priority 1 keeps its line. Default 0.6 (about 17° at the
@@ -158,6 +160,46 @@ pub fn share(mine: (f32, bool), theirs: (f32, bool), they_avoid_me: bool) -> f32
     } else {
         0.5
     }
+}
+
+/// Making way: how far an agent holding its goal stands in the way of another still
+/// on its way, and which way to step. With the other's centre at `from` and its goal
+/// at `to`, both relative to the holder, the holder is in the way when its centre
+/// lies ahead of the other (it projects onto the segment past `from`) and nearer the
+/// segment than `reach` (the sum of their radii). The result is the unit vector from
+/// the segment's nearest point to the holder (to the other's right when the holder
+/// stands on the line), times how deep in the way it stands, `(reach - d) / reach`;
+/// zero when it is not in the way (or the other stands on its goal).
+///
+/// An avoiding agent that holds its goal prefers the sum of these over the movers
+/// among its neighbours (its length capped at 1, times its maximum speed) to
+/// returning to its goal, and returns once out of everyone's way: the latecomer
+/// walks through a lane the holders open, as people step aside, instead of
+/// standing at the edge of a crowd whose every gap is narrower than its body (the
+/// velocity obstacles of ORCA never push anyone aside).
+#[must_use]
+pub fn make_way(from: Vec2, to: Vec2, reach: f32) -> Vec2 {
+    let along = to - from;
+    let length_sq = along.length_squared();
+    if !(length_sq > 0.0 && length_sq.is_finite()) {
+        return Vec2::ZERO;
+    }
+    // Where the holder projects along the segment (NaN where lengths overflow).
+    let t = (-from).dot(along) / length_sq;
+    if t.is_nan() || t <= 0.0 {
+        return Vec2::ZERO;
+    }
+    let offset = -(from + along * t.min(1.0));
+    let d = offset.length();
+    if d.is_nan() || d >= reach {
+        return Vec2::ZERO;
+    }
+    let away = if d > 0.0 {
+        offset / d
+    } else {
+        perp_right(along / length_sq.sqrt())
+    };
+    away * ((reach - d) / reach)
 }
 
 /// The ORCA line of an agent moving at `vel` for one encounter, with time horizon

@@ -101,6 +101,7 @@ pub const BUNDLED: &[BundledProfile] = bundled![
     "doorway",
     "bottleneck",
     "oncoming",
+    "pillars",
     "rimea_corridor",
     "rimea_corner",
     "rimea_exits",

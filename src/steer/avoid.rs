@@ -4,9 +4,11 @@
 
 use glam::Vec2;
 
-use crate::behaviours::avoidance::{agent_line, disc_line, share, solve, wall_line, Encounter};
+use crate::behaviours::avoidance::{
+    agent_line, disc_line, make_way, share, solve, wall_line, Encounter,
+};
 use crate::behaviours::AgentState;
-use crate::math::rotate_cw_by;
+use crate::math::{normalize_or_zero, rotate_cw_by};
 
 use crate::group::GroupConfig;
 use crate::scene::{ObstacleIndex, WallIndex};
@@ -23,6 +25,84 @@ impl SteerCtx<'_> {
     fn arrived(&self, row: usize, within: f32) -> bool {
         self.resolve(self.target[row])
             .is_some_and(|t| (t.pos - self.pos[row]).length_squared() <= within * within)
+    }
+}
+
+/// Where an avoiding agent stands with its goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Standing {
+    /// No goal, or not there yet.
+    OnItsWay,
+    /// Within its group's `arrived_within` of its goal: it holds it.
+    Holding,
+    /// Its goal is taken: it touches a neighbour bound for the same point (within
+    /// the agent's radius of it) that stands nearer to the point than it does. It
+    /// stands where it is, at the edge of the crowd at its goal, and yields like an
+    /// agent that holds its goal; when the crowd ahead moves on, it goes on.
+    Queued,
+}
+
+/// Two bodies touch when their centres are at most this many times the sum of
+/// their radii apart.
+const TOUCH: f32 = 1.1;
+
+/// Whether `to` is the same goal as `goal` for a body of `radius`: within it.
+fn same_goal(goal: Option<Vec2>, to: Vec2, radius: f32) -> bool {
+    goal.is_some_and(|g| (to - g).length_squared() <= radius * radius)
+}
+
+/// Whether the agents in `row` (bound for `goal`) and `j` (bound for `to`) stand
+/// each on the other's goal (within `reach`, the sum of their radii), both on their
+/// way: the one with the lower slot steps aside for the other (a pair swapped
+/// would otherwise stand in each other's way for ever).
+fn swapped(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    j: usize,
+    goal: Option<Vec2>,
+    to: Vec2,
+    reach: f32,
+) -> bool {
+    let reach_sq = reach * reach;
+    goal.is_some_and(|g| {
+        ctx.id[row].index() < ctx.id[j].index()
+            && (ctx.pos[j] - g).length_squared() <= reach_sq
+            && (ctx.pos[row] - to).length_squared() <= reach_sq
+    })
+}
+
+/// Where the agent in `row` (state `me`, bound for `goal`) stands with its goal
+/// ([`Standing`]), among the neighbours in `rows`.
+fn standing(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    me: &AgentState,
+    goal: Option<Vec2>,
+    within: f32,
+    rows: &[u32],
+) -> Standing {
+    let Some(g) = goal else {
+        return Standing::OnItsWay;
+    };
+    let mine = (me.pos - g).length_squared();
+    if mine <= within * within {
+        return Standing::Holding;
+    }
+    let queued = rows.iter().any(|&r| {
+        let j = r as usize;
+        let Some(to) = ctx.resolve(ctx.target[j]).map(|t| t.pos) else {
+            return false;
+        };
+        let touch = (me.radius + ctx.radius[j]) * TOUCH;
+        j != row
+            && same_goal(goal, to, me.radius)
+            && (ctx.pos[j] - g).length_squared() < mine
+            && (ctx.pos[j] - me.pos).length_squared() <= touch * touch
+    });
+    if queued {
+        Standing::Queued
+    } else {
+        Standing::OnItsWay
     }
 }
 
@@ -249,7 +329,14 @@ fn half_planes<const SCALED: bool>(
     // Then the neighbours the agent avoids, each with its share.
     let inv_tau = 1.0 / params.time_horizon.max(shortest);
     let dt = ctx.dt.max(shortest);
-    let mine = (params.priority, ctx.arrived(row, params.arrived_within));
+    let goal = ctx.resolve(ctx.target[row]).map(|t| t.pos);
+    let stand = standing(ctx, row, me, goal, params.arrived_within, &s.rows);
+    let holds = stand != Standing::OnItsWay;
+    let mine = (params.priority, holds);
+    // An agent holding its goal, or queued at it: the way it steps for the movers it
+    // stands in the way of (`make_way`, summed), those bound for its own goal left
+    // out (they queue there too).
+    let mut aside = Vec2::ZERO;
     for &r in &s.rows {
         let j = r as usize;
         let theirs = ctx.plans[ctx.group[j] as usize].avoidance.map(|a| a.params);
@@ -257,35 +344,46 @@ fn half_planes<const SCALED: bool>(
         if params.mask & their_layers == 0 {
             continue;
         }
+        let rel_pos = from_me(ctx.pos[j]);
+        let radius = (me.radius + ctx.radius[j]) * scale;
         let share = match theirs {
-            Some(t) => share(
-                mine,
-                (t.priority, ctx.arrived(j, t.arrived_within)),
-                t.mask & params.layers != 0,
-            ),
+            Some(t) => {
+                let they_hold = ctx.arrived(j, t.arrived_within);
+                if !they_hold {
+                    let theirs = ctx.resolve(ctx.target[j]).map(|t| t.pos);
+                    if let Some(to) = theirs.filter(|&to| !same_goal(goal, to, me.radius)) {
+                        if holds || swapped(ctx, row, j, goal, to, radius / scale) {
+                            aside += make_way(rel_pos, from_me(to), radius);
+                        }
+                    }
+                }
+                share(mine, (t.priority, they_hold), t.mask & params.layers != 0)
+            }
             None => 1.0,
         };
         let e = Encounter {
-            rel_pos: from_me(ctx.pos[j]),
+            rel_pos,
             rel_vel: vel - ctx.vel[j] * scale,
-            radius: (me.radius + ctx.radius[j]) * scale,
+            radius,
             share,
         };
         lines.push(agent_line(vel, &e, inv_tau, dt));
     }
-    // Near others, the agent keeps right: its preferred velocity turns clockwise by
-    // the side bias, in proportion to how much it yields. A fixed, deterministic
-    // preference: perfectly symmetric head-on pairs pass instead of stopping face to
-    // face, and dense crossings turn into a roundabout instead of jamming.
-    let turned = if lines.len() > obstacle_lines {
-        rotate_cw_by(
-            preferred,
-            if mine.1 {
-                how.arrived_turn
-            } else {
-                how.side_turn
-            },
-        )
+    let preferred = if aside == Vec2::ZERO {
+        match stand {
+            Standing::Queued => Vec2::ZERO,
+            Standing::OnItsWay | Standing::Holding => preferred,
+        }
+    } else {
+        normalize_or_zero(aside) * (aside.length().min(1.0) * me.max_speed)
+    };
+    // Near others, an agent on its way keeps right: its preferred velocity turns
+    // clockwise by the side bias, in proportion to how much it yields. A fixed,
+    // deterministic preference: perfectly symmetric head-on pairs pass instead of
+    // stopping face to face, and dense crossings turn into a roundabout instead of
+    // jamming. An agent holding its goal does not turn (it would circle its goal).
+    let turned = if lines.len() > obstacle_lines && !holds {
+        rotate_cw_by(preferred, how.side_turn)
     } else {
         preferred
     };

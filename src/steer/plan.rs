@@ -197,11 +197,9 @@ pub(crate) struct GroupPlan {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Avoiding {
     pub params: AvoidanceParams,
-    /// The turn to the right near others as `(sin, cos)`: the side bias times how
-    /// much the agent yields (`1 - priority`), and for an arrived agent (which yields
-    /// as if its priority were 0) the whole side bias.
+    /// The turn to the right near others of an agent on its way, as `(sin, cos)`:
+    /// the side bias times how much the agent yields (`1 - priority`).
     pub side_turn: (f32, f32),
-    pub arrived_turn: (f32, f32),
 }
 
 impl GroupPlan {
@@ -236,7 +234,6 @@ impl GroupPlan {
             avoidance: config.avoidance.map(|params| Avoiding {
                 params,
                 side_turn: (params.side_bias * (1.0 - params.priority)).sin_cos(),
-                arrived_turn: params.side_bias.sin_cos(),
             }),
         }
     }

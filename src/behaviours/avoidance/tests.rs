@@ -106,6 +106,42 @@ fn shares_follow_priority_arrival_and_masks() {
 }
 
 #[test]
+fn making_way_hand_worked() {
+    let reach = 0.8;
+    // A mover 2 behind the holder (at the origin), bound 2 past it along +x: the
+    // holder stands on its line and steps to the mover's right (-y), all the way.
+    let (from, to) = (Vec2::new(-2.0, 0.0), Vec2::new(2.0, 0.0));
+    assert!(close(make_way(from, to, reach), Vec2::new(0.0, -1.0)));
+    // The mover's line 0.3 below the holder: up, (0.8 - 0.3) / 0.8 = 0.625 deep.
+    let below = Vec2::new(0.0, -0.3);
+    assert!(close(
+        make_way(from + below, to + below, reach),
+        Vec2::new(0.0, 0.625)
+    ));
+    // One line 0.8 or more away: not in the way.
+    let apart = Vec2::new(0.0, -0.8);
+    assert_eq!(make_way(from + apart, to + apart, reach), Vec2::ZERO);
+    // Behind the mover (it walks away from the holder): not in the way.
+    let ahead = Vec2::new(1.0, 0.0);
+    assert_eq!(make_way(ahead, ahead + to, reach), Vec2::ZERO);
+    // The mover's goal short of the holder: the nearest point is the goal, 0.5 to
+    // the left (-x) of the holder: (0.8 - 0.5) / 0.8 = 0.375, toward +x.
+    let short = Vec2::new(-0.5, 0.0);
+    assert!(close(
+        make_way(Vec2::new(-4.0, 0.0), short, reach),
+        Vec2::new(0.375, 0.0)
+    ));
+    assert_eq!(
+        make_way(Vec2::new(-4.0, 0.0), Vec2::new(-1.0, 0.0), reach),
+        Vec2::ZERO
+    );
+    // A mover on its goal, and lengths that overflow: nothing.
+    assert_eq!(make_way(from, from, reach), Vec2::ZERO);
+    let huge = Vec2::new(3e38, 0.0);
+    assert_eq!(make_way(-huge, huge, reach), Vec2::ZERO);
+}
+
+#[test]
 fn wall_and_disc_lines_hand_worked() {
     // A wall 3 ahead from x = -5 to 5, the agent's radius 1, horizon 1 s: the near
     // side of the velocity obstacle is y = 2; moving at (0, 3), the nearest boundary
