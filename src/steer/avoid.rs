@@ -51,24 +51,17 @@ fn same_goal(goal: Option<Vec2>, to: Vec2, radius: f32) -> bool {
     goal.is_some_and(|g| (to - g).length_squared() <= radius * radius)
 }
 
-/// Whether the agents in `row` (bound for `goal`) and `j` (bound for `to`) stand
-/// each on the other's goal (within `reach`, the sum of their radii), both on their
-/// way: the one with the lower slot steps aside for the other (a pair swapped
+/// Whether a body at `pos` stands on `goal` for a pair whose radii sum to `reach`.
+fn on_my_goal(pos: Vec2, goal: Option<Vec2>, reach: f32) -> bool {
+    goal.is_some_and(|g| (pos - g).length_squared() <= reach * reach)
+}
+
+/// Whether the agent in `row`, with the agent in `j` standing on its goal (within
+/// `reach`, the sum of their radii), stands on `j`'s goal `to` too, both on their
+/// way, and has the lower slot: then it steps aside for the other (a pair swapped
 /// would otherwise stand in each other's way for ever).
-fn swapped(
-    ctx: &SteerCtx<'_>,
-    row: usize,
-    j: usize,
-    goal: Option<Vec2>,
-    to: Vec2,
-    reach: f32,
-) -> bool {
-    let reach_sq = reach * reach;
-    goal.is_some_and(|g| {
-        ctx.id[row].index() < ctx.id[j].index()
-            && (ctx.pos[j] - g).length_squared() <= reach_sq
-            && (ctx.pos[row] - to).length_squared() <= reach_sq
-    })
+fn swapped(ctx: &SteerCtx<'_>, row: usize, j: usize, to: Vec2, reach: f32) -> bool {
+    (ctx.pos[row] - to).length_squared() <= reach * reach && ctx.id[row].index() < ctx.id[j].index()
 }
 
 /// Where the agent in `row` (state `me`, bound for `goal`) stands with its goal
@@ -88,16 +81,17 @@ fn standing(
     if mine <= within * within {
         return Standing::Holding;
     }
+    // Contact and nearness first: most neighbours fail them before their target is
+    // looked up.
     let queued = rows.iter().any(|&r| {
         let j = r as usize;
-        let Some(to) = ctx.resolve(ctx.target[j]).map(|t| t.pos) else {
-            return false;
-        };
         let touch = (me.radius + ctx.radius[j]) * TOUCH;
         j != row
-            && same_goal(goal, to, me.radius)
-            && (ctx.pos[j] - g).length_squared() < mine
             && (ctx.pos[j] - me.pos).length_squared() <= touch * touch
+            && (ctx.pos[j] - g).length_squared() < mine
+            && ctx
+                .resolve(ctx.target[j])
+                .is_some_and(|t| same_goal(goal, t.pos, me.radius))
     });
     if queued {
         Standing::Queued
@@ -349,10 +343,13 @@ fn half_planes<const SCALED: bool>(
         let share = match theirs {
             Some(t) => {
                 let they_hold = ctx.arrived(j, t.arrived_within);
-                if !they_hold {
+                let reach = me.radius + ctx.radius[j];
+                // (Most pairs are settled by the first two tests, before any
+                // target is looked up.)
+                if !they_hold && (holds || on_my_goal(ctx.pos[j], goal, reach)) {
                     let theirs = ctx.resolve(ctx.target[j]).map(|t| t.pos);
                     if let Some(to) = theirs.filter(|&to| !same_goal(goal, to, me.radius)) {
-                        if holds || swapped(ctx, row, j, goal, to, radius / scale) {
+                        if holds || swapped(ctx, row, j, to, reach) {
                             aside += make_way(rel_pos, from_me(to), radius);
                         }
                     }
