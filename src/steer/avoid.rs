@@ -11,7 +11,7 @@ use crate::behaviours::AgentState;
 use crate::math::{normalize_or_zero, rotate_cw_by};
 
 use crate::group::GroupConfig;
-use crate::scene::{ObstacleIndex, WallIndex};
+use crate::scene::{FieldSample, ObstacleIndex, WallIndex};
 
 use super::plan::{Avoiding, GroupPlan};
 use super::{SteerCtx, SteerScratch};
@@ -49,6 +49,19 @@ const TOUCH: f32 = 1.1;
 /// Whether `to` is the same goal as `goal` for a body of `radius`: within it.
 fn same_goal(goal: Option<Vec2>, to: Vec2, radius: f32) -> bool {
     goal.is_some_and(|g| (to - g).length_squared() <= radius * radius)
+}
+
+/// Whether the agent in `j` walks the straight line to its target: unless it
+/// follows a goal field and is not in one of its goals yet (its way is the
+/// field's then, round walls and through doors).
+fn walks_straight(ctx: &SteerCtx<'_>, j: usize) -> bool {
+    let field = ctx.plans[ctx.group[j] as usize].field;
+    field.is_none_or(|f| {
+        ctx.fields
+            .get(f.index())
+            .and_then(Option::as_deref)
+            .is_none_or(|f| f.sample(ctx.pos[j]) == FieldSample::AtGoal)
+    })
 }
 
 /// Whether a body at `pos` stands on `goal` for a pair whose radii sum to `reach`.
@@ -347,7 +360,9 @@ fn half_planes<const SCALED: bool>(
                 // (Most pairs are settled by the first two tests, before any
                 // target is looked up.)
                 if !they_hold && (holds || on_my_goal(ctx.pos[j], goal, reach)) {
+                    let straight = walks_straight(ctx, j);
                     let theirs = ctx.resolve(ctx.target[j]).map(|t| t.pos);
+                    let theirs = theirs.filter(|_| straight);
                     if let Some(to) = theirs.filter(|&to| !same_goal(goal, to, me.radius)) {
                         if holds || swapped(ctx, row, j, to, reach) {
                             aside += make_way(rel_pos, from_me(to), radius);
