@@ -14,6 +14,7 @@ pub(crate) const QUALITY_RUNS: &[(&str, Option<u64>)] = &[
     ("crossing", None),
     ("crossing4", None),
     ("hallway", None),
+    ("pillars", None),
     ("doorway", None),
     ("bottleneck", None),
     ("oncoming", None),
@@ -104,8 +105,9 @@ pub(crate) fn render_quality(s: &mut String, runs: &[QualityRun]) {
          sample; the largest overlap of two bodies (units); agents that reached their \
          target (came within 1 unit of it) by the end, and those within 1 unit of it \
          at the end, with the mean time to it and the path walked over the straight \
-         line; agents stuck at the end (not arrived, slower \
-         than 5% of their maximum speed for the last 5 s); the flow through the \
+         line; agents stuck at the end (away from their goal at the end, whether \
+         they arrived before or not, and slower than 5% of their maximum speed for \
+         the last 5 s); the flow through the \
          bottleneck's and the doorway's door (agents per second per metre).\n"
     );
     let _ = writeln!(

@@ -46,7 +46,8 @@ enum Standing {
 /// their radii apart.
 const TOUCH: f32 = 1.1;
 
-/// Whether `to` is the same goal as `goal` for a body of `radius`: within it.
+/// Whether `to` is the same goal as `goal`, or one that cannot be held beside it:
+/// within `radius` of it.
 fn same_goal(goal: Option<Vec2>, to: Vec2, radius: f32) -> bool {
     goal.is_some_and(|g| (to - g).length_squared() <= radius * radius)
 }
@@ -341,8 +342,10 @@ fn half_planes<const SCALED: bool>(
     let holds = stand != Standing::OnItsWay;
     let mine = (params.priority, holds);
     // An agent holding its goal, or queued at it: the way it steps for the movers it
-    // stands in the way of (`make_way`, summed), those bound for its own goal left
-    // out (they queue there too).
+    // stands in the way of (`make_way`, summed). Those bound for a goal nearer its own
+    // than the sum of their radii are left out: the two goals cannot both be held
+    // (a shared point, places packed closer than the bodies), and stepping aside
+    // would only trade places for ever.
     let mut aside = Vec2::ZERO;
     for &r in &s.rows {
         let j = r as usize;
@@ -363,7 +366,7 @@ fn half_planes<const SCALED: bool>(
                     let straight = walks_straight(ctx, j);
                     let theirs = ctx.resolve(ctx.target[j]).map(|t| t.pos);
                     let theirs = theirs.filter(|_| straight);
-                    if let Some(to) = theirs.filter(|&to| !same_goal(goal, to, me.radius)) {
+                    if let Some(to) = theirs.filter(|&to| !same_goal(goal, to, reach)) {
                         if holds || swapped(ctx, row, j, to, reach) {
                             aside += make_way(rel_pos, from_me(to), radius);
                         }
