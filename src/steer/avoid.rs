@@ -33,7 +33,7 @@ impl SteerCtx<'_> {
 enum Standing {
     /// No goal, or not there yet.
     OnItsWay,
-    /// Within its group's `arrived_within` of its goal: it holds it.
+    /// Within its group's `arrived_within` of its goal, and not queued: it holds it.
     Holding,
     /// Its goal is taken: it touches a neighbour bound for the same point (within
     /// the agent's radius of it) that stands nearer to the point than it does. It
@@ -92,10 +92,8 @@ fn standing(
         return Standing::OnItsWay;
     };
     let mine = (me.pos - g).length_squared();
-    if mine <= within * within {
-        return Standing::Holding;
-    }
-    // Contact and nearness first: most neighbours fail them before their target is
+    // Queued even within `within` of it: of several bodies on one point, only the
+    // nearest pulls toward it. Contact and nearness first: most neighbours fail them before their target is
     // looked up.
     let queued = rows.iter().any(|&r| {
         let j = r as usize;
@@ -109,6 +107,8 @@ fn standing(
     });
     if queued {
         Standing::Queued
+    } else if mine <= within * within {
+        Standing::Holding
     } else {
         Standing::OnItsWay
     }
