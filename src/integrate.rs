@@ -52,16 +52,17 @@ impl Integrator {
     }
 }
 
-/// The physical limits of one body, by name ([`crate::AgentSpec::with_body`],
+/// The physical limits of one body, by name, in the order [`crate::AgentSpec::with_limits`]
+/// takes them ([`crate::AgentSpec::with_body`],
 /// [`crate::World::set_body`]).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Mass (> 0).
     pub mass: f32,
-    /// Maximum steering force.
-    pub max_force: f32,
     /// Maximum speed.
     pub max_speed: f32,
+    /// Maximum steering force.
+    pub max_force: f32,
 }
 
 /// The velocity after one tick of `force` (truncated to the maximum force) on a body
