@@ -20,11 +20,18 @@ use super::{SteerCtx, SteerScratch};
 /// layer. Such agents avoid nobody, so their neighbours take all the avoidance.
 const LAYERS_OF_NON_AVOIDERS: u32 = 1;
 
+/// Whether `d` is at most `r` long, by squares; false where the square overflows
+/// (lengths beyond about 1.8e19: nothing that far counts as near, however large `r`).
+#[inline]
+fn near(d: Vec2, r: f32) -> bool {
+    d.length_squared() <= (r * r).min(f32::MAX)
+}
+
 impl SteerCtx<'_> {
     /// Whether the agent in `row` is within `within` of its target.
     fn arrived(&self, row: usize, within: f32) -> bool {
         self.resolve(self.target[row])
-            .is_some_and(|t| (t.pos - self.pos[row]).length_squared() <= within * within)
+            .is_some_and(|t| near(t.pos - self.pos[row], within))
     }
 }
 
@@ -49,7 +56,7 @@ const TOUCH: f32 = 1.1;
 /// Whether `to` is the same goal as `goal`, or one that cannot be held beside it:
 /// within `radius` of it.
 fn same_goal(goal: Option<Vec2>, to: Vec2, radius: f32) -> bool {
-    goal.is_some_and(|g| (to - g).length_squared() <= radius * radius)
+    goal.is_some_and(|g| near(to - g, radius))
 }
 
 /// Whether the agent in `j` walks the straight line to its target: unless it
@@ -67,7 +74,7 @@ fn walks_straight(ctx: &SteerCtx<'_>, j: usize) -> bool {
 
 /// Whether a body at `pos` stands on `goal` for a pair whose radii sum to `reach`.
 fn on_my_goal(pos: Vec2, goal: Option<Vec2>, reach: f32) -> bool {
-    goal.is_some_and(|g| (pos - g).length_squared() <= reach * reach)
+    goal.is_some_and(|g| near(pos - g, reach))
 }
 
 /// Whether the agent in `row`, with the agent in `j` standing on its goal (within
@@ -75,7 +82,7 @@ fn on_my_goal(pos: Vec2, goal: Option<Vec2>, reach: f32) -> bool {
 /// way, and has the lower slot: then it steps aside for the other (a pair swapped
 /// would otherwise stand in each other's way for ever).
 fn swapped(ctx: &SteerCtx<'_>, row: usize, j: usize, to: Vec2, reach: f32) -> bool {
-    (ctx.pos[row] - to).length_squared() <= reach * reach && ctx.id[row].index() < ctx.id[j].index()
+    near(ctx.pos[row] - to, reach) && ctx.id[row].index() < ctx.id[j].index()
 }
 
 /// Where the agent in `row` (state `me`, bound for `goal`) stands with its goal
@@ -99,7 +106,7 @@ fn standing(
         let j = r as usize;
         let touch = (me.radius + ctx.radius[j]) * TOUCH;
         j != row
-            && (ctx.pos[j] - me.pos).length_squared() <= touch * touch
+            && near(ctx.pos[j] - me.pos, touch)
             && (ctx.pos[j] - g).length_squared() < mine
             && ctx
                 .resolve(ctx.target[j])
@@ -107,7 +114,7 @@ fn standing(
     });
     if queued {
         Standing::Queued
-    } else if mine <= within * within {
+    } else if mine.is_finite() && mine <= within * within {
         Standing::Holding
     } else {
         Standing::OnItsWay
