@@ -511,14 +511,15 @@ ThrongStatus throng_world_add_group(ThrongWorld *world, const ThrongGroupDesc *d
 ThrongStatus throng_world_group_by_name(ThrongWorld *world, const char *name, uint32_t *out);
 
 // Remove a group: its agents are despawned, and its id names no group from then
-// on (it is not reused).
+// on (a later group may take its slot, with another id).
 //
 // # Safety
 // `world` is null or a live world.
 ThrongStatus throng_world_remove_group(ThrongWorld *world, uint32_t group);
 
 // The number of groups (their ids are `0..count` until one is removed: removed
-// groups are not counted, and their ids are not reused).
+// groups are not counted; a later group takes a removed one's slot, with an id
+// whose high 16 bits, the slot's generation, differ, so the removed id stays dead).
 //
 // # Safety
 // `world` is null or a live world; `out` points at a writable `size_t`.

@@ -266,3 +266,36 @@ fn another_worlds_group_is_refused_even_at_the_same_index() {
     assert!(restored.group(g).is_some());
     assert!(restored.group(foreign).is_none());
 }
+
+#[test]
+fn a_removed_groups_slot_is_taken_by_a_later_group_and_its_id_stays_dead() {
+    let mut w = World::default();
+    let first = w.add_group(GroupConfig::new("first")).unwrap();
+    let keep = w.add_group(GroupConfig::new("keep")).unwrap();
+    w.remove_group(first).unwrap();
+    let second = w.add_group(GroupConfig::new("second")).unwrap();
+    // The lowest free slot, with the next generation: a new id.
+    assert_eq!((second.index(), second.generation()), (first.index(), 1));
+    assert_ne!(second, first);
+    assert_eq!(second.to_string(), "#0v1");
+    assert!(w.group(first).is_none());
+    assert_eq!(w.group(second).unwrap().name, "second");
+    assert!(matches!(
+        w.spawn(AgentSpec::new(first, Vec2::ZERO)),
+        Err(ThrongError::UnknownGroup(_))
+    ));
+    assert!(w.spawn(AgentSpec::new(second, Vec2::ZERO)).is_ok());
+    assert_eq!(w.group_from_bits(second.to_bits()), second);
+    // A restored world keeps the generations: the dead id stays dead there too.
+    let restored = World::from_snapshot(w.snapshot()).unwrap();
+    assert!(restored.group(first).is_none());
+    assert!(restored.group(second).is_some() && restored.group(keep).is_some());
+    // Ids do not run out: far more than 65,535 groups in a world's life, one alive.
+    let mut last = second;
+    for i in 0..100_000 {
+        w.remove_group(last).unwrap();
+        last = w.add_group(GroupConfig::new(format!("g{i}"))).unwrap();
+    }
+    assert_eq!(w.groups().count(), 2);
+    assert!(w.group(last).is_some());
+}

@@ -139,23 +139,39 @@ impl fmt::Display for AgentId {
     }
 }
 
-/// A group (archetype) of a world: its index, in the order groups were added, and
-/// the world's tag, so that another world's group id is refused rather than taken for
-/// one of this world's (a world restored from a snapshot takes the snapshot's tag, as
-/// for [`AgentId`]).
+/// A group (archetype) of a world: its slot index, the slot's generation, and the
+/// world's tag. A removed group's slot is taken by a later group with the next
+/// generation, so the removed group's id stays dead and ids do not run out; another
+/// world's group id is refused rather than taken for one of this world's (a world
+/// restored from a snapshot takes the snapshot's tag, as for [`AgentId`]).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 pub struct GroupId {
     pub(crate) index: u16,
+    pub(crate) generation: u16,
     pub(crate) world: WorldTag,
 }
 
 impl GroupId {
-    /// The group's index in the world, in the order groups were added.
+    /// The group's slot in the world: groups take slots in the order they are added,
+    /// a new group the lowest slot a removed one left.
     #[must_use]
     pub fn index(self) -> usize {
         self.index as usize
+    }
+
+    /// How many groups held the slot before this one.
+    #[must_use]
+    pub fn generation(self) -> u16 {
+        self.generation
+    }
+
+    /// Slot and generation in 32 bits (the generation high), without the world: the
+    /// C ABI's group id ([`crate::World::group_from_bits`] turns it back).
+    #[must_use]
+    pub fn to_bits(self) -> u32 {
+        (u32::from(self.generation) << 16) | u32::from(self.index)
     }
 
     /// The world the group belongs to.
@@ -167,7 +183,10 @@ impl GroupId {
 
 impl fmt::Display for GroupId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.index)
+        match self.generation {
+            0 => write!(f, "#{}", self.index),
+            g => write!(f, "#{}v{g}", self.index),
+        }
     }
 }
 

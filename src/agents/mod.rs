@@ -405,6 +405,7 @@ impl Columns {
             let spec = AgentSpec {
                 group: GroupId {
                     index: self.group[r],
+                    generation: 0,
                     world: WorldTag::NONE,
                 },
                 position: self.pos[r],

@@ -54,6 +54,7 @@ pub extern "C" fn throng_agent_desc_default(group: u32, x: f32, y: f32) -> Thron
     let d = AgentSpec::new(
         crate::GroupId {
             index: 0,
+            generation: 0,
             world: crate::agents::WorldTag::NONE,
         },
         Vec2::ZERO,
@@ -703,7 +704,11 @@ pub unsafe extern "C" fn throng_world_groups(
     written: *mut usize,
 ) -> ThrongStatus {
     with_world(world, |w| {
-        let groups = w.world().group_indices().iter().map(|&g| u32::from(g));
+        let world = w.world();
+        let groups = world
+            .group_indices()
+            .iter()
+            .map(|&g| world.group_id(g).to_bits());
         copy_out(groups, out, cap, written, "out")
     })
 }

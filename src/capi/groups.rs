@@ -259,7 +259,7 @@ pub unsafe extern "C" fn throng_world_add_group(
         super::check_out(out, "out")?;
         let config = group_config(&d)?;
         let id = w.world_mut().add_group(config)?;
-        write_out(out, "out", id.index() as u32)
+        write_out(out, "out", id.to_bits())
     })
 }
 
@@ -281,19 +281,19 @@ pub unsafe extern "C" fn throng_world_group_by_name(
         let index = w
             .world()
             .group_by_name(name)
-            .map(|g| g.index())
+            .map(crate::GroupId::to_bits)
             .ok_or_else(|| {
                 Failure::new(
                     ThrongStatus::UnknownGroup,
                     format!("no group called {name:?}"),
                 )
             })?;
-        write_out(out, "out", index as u32)
+        write_out(out, "out", index)
     })
 }
 
 /// Remove a group: its agents are despawned, and its id names no group from then
-/// on (it is not reused).
+/// on (a later group may take its slot, with another id).
 ///
 /// # Safety
 /// `world` is null or a live world.
@@ -309,7 +309,8 @@ pub unsafe extern "C" fn throng_world_remove_group(
 }
 
 /// The number of groups (their ids are `0..count` until one is removed: removed
-/// groups are not counted, and their ids are not reused).
+/// groups are not counted; a later group takes a removed one's slot, with an id
+/// whose high 16 bits, the slot's generation, differ, so the removed id stays dead).
 ///
 /// # Safety
 /// `world` is null or a live world; `out` points at a writable `size_t`.
@@ -323,9 +324,9 @@ pub unsafe extern "C" fn throng_world_group_count(
 
 /// A group id from C: refused when it names no group of the world.
 pub(crate) fn group_id(world: &crate::World, group: u32) -> CResult<crate::GroupId> {
-    let id = u16::try_from(group).map(|i| world.group_id(i));
+    let id = world.group_from_bits(group);
     match id {
-        Ok(id) if world.group(id).is_some() => Ok(id),
+        id if world.group(id).is_some() => Ok(id),
         _ => Err(Failure::new(
             ThrongStatus::UnknownGroup,
             format!(

@@ -851,6 +851,32 @@ fn agents_take_paths_of_their_own_and_paths_and_groups_can_be_removed() {
             throng_world_spawn(f.world, &spec, &mut id),
             ThrongStatus::UnknownGroup
         );
+        // A later group takes the slot with another id; the removed one stays dead.
+        let name = c"later";
+        let desc = ThrongGroupDesc {
+            name: name.as_ptr(),
+            ..throng_group_desc_default()
+        };
+        let mut later = 0;
+        ok(throng_world_add_group(f.world, &desc, &mut later));
+        assert_ne!(later, f.group);
+        assert_eq!(later & 0xffff, f.group & 0xffff);
+        let spec = throng_agent_desc_default(later, 0.0, 0.0);
+        ok(throng_world_spawn(f.world, &spec, &mut id));
+        let mut groups = [0u32; 1];
+        let mut written = 0;
+        ok(throng_world_groups(
+            f.world,
+            groups.as_mut_ptr(),
+            1,
+            &mut written,
+        ));
+        assert_eq!(groups, [later]);
+        let spec = throng_agent_desc_default(f.group, 0.0, 0.0);
+        assert_eq!(
+            throng_world_spawn(f.world, &spec, &mut id),
+            ThrongStatus::UnknownGroup
+        );
     }
 }
 

@@ -112,6 +112,14 @@ impl Default for WorldConfig {
     }
 }
 
+/// A group slot's state: how many groups held it before, and whether its group was
+/// removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct GroupSlot {
+    pub generation: u16,
+    pub removed: bool,
+}
+
 /// A crowd: agents, their groups, and the pipeline that steps them.
 ///
 /// No global state: any number of worlds may live side by side, each stepping on
@@ -133,13 +141,14 @@ impl Default for WorldConfig {
 /// ```
 pub struct World {
     config: WorldConfig,
-    /// Every group added, by [`GroupId`] index, removed ones included (their ids are
-    /// not reused; `removed_groups` says which).
+    /// Every group slot, by [`GroupId`] index, removed groups' included (until a later
+    /// group takes the slot; `group_slots` says which).
     groups: Vec<GroupConfig>,
     /// What the pipeline needs to know of each group, derived from its config.
     plans: Vec<GroupPlan>,
-    /// Per group: whether it was removed ([`World::remove_group`]).
-    removed_groups: Vec<bool>,
+    /// Per group slot: its generation, and whether its group was removed
+    /// ([`World::remove_group`]).
+    group_slots: Vec<GroupSlot>,
     walls: WallIndex,
     obstacles: ObstacleIndex,
     /// Every path added, by [`PathId`] index; `None` once removed (ids are not
@@ -225,7 +234,7 @@ impl World {
             config,
             groups: Vec::new(),
             plans: Vec::new(),
-            removed_groups: Vec::new(),
+            group_slots: Vec::new(),
             walls: WallIndex::default(),
             obstacles: ObstacleIndex::default(),
             paths: Vec::new(),
@@ -278,20 +287,44 @@ impl World {
 
     // ---- groups ---------------------------------------------------------
 
-    /// Add a group; its behaviours are validated.
+    /// Add a group; its behaviours are validated. It takes the lowest slot a removed
+    /// group left (with the slot's next generation, so that the removed group's id
+    /// stays dead), else a new one.
+    ///
+    /// # Errors
+    /// A behaviour's validation error; [`ThrongError::Capacity`] with 65,535 groups
+    /// alive (or every slot's generations used up).
     pub fn add_group(&mut self, config: GroupConfig) -> Result<GroupId> {
         self.validate_group(&config)?;
-        let id = u16::try_from(self.groups.len())
+        let plan = GroupPlan::of(&config);
+        let free = self
+            .group_slots
+            .iter()
+            .position(|s| s.removed && s.generation < u16::MAX);
+        let index = match free {
+            Some(i) => i,
+            None => self.groups.len(),
+        };
+        let id = u16::try_from(index)
             .ok()
             .filter(|&i| i != u16::MAX)
             .ok_or(ThrongError::Capacity("groups"))?;
-        let plan = GroupPlan::of(&config);
         if plan.walks {
             self.cols.start_walking();
         }
-        self.plans.push(plan);
-        self.groups.push(config);
-        self.removed_groups.push(false);
+        if free.is_some() {
+            let slot = &mut self.group_slots[index];
+            *slot = GroupSlot {
+                generation: slot.generation + 1,
+                removed: false,
+            };
+            self.plans[index] = plan;
+            self.groups[index] = config;
+        } else {
+            self.plans.push(plan);
+            self.groups.push(config);
+            self.group_slots.push(GroupSlot::default());
+        }
         Ok(self.group_id(id))
     }
 
@@ -309,8 +342,8 @@ impl World {
     }
 
     /// Remove a group: its agents are despawned (their handles go stale, and agents
-    /// targeting them lose their target), and its id names no group from then on (it
-    /// is not reused: a later group gets a new id).
+    /// targeting them lose their target), and its id names no group from then on (a
+    /// later group may take its slot, with another generation: a new id).
     ///
     /// ```
     /// use throng::prelude::*;
@@ -334,7 +367,7 @@ impl World {
             .map(|r| self.cols.id[r])
             .collect();
         self.despawn_many(&gone)?;
-        self.removed_groups[group.index()] = true;
+        self.group_slots[group.index()].removed = true;
         Ok(())
     }
 
@@ -646,15 +679,33 @@ impl World {
     /// A group's configuration (`None` for a removed group, or another world's).
     #[must_use]
     pub fn group(&self, group: GroupId) -> Option<&GroupConfig> {
-        self.groups
-            .get(group.index())
-            .filter(|_| group.world == self.slots.world() && !self.removed_groups[group.index()])
+        let slot = self.group_slots.get(group.index())?;
+        self.groups.get(group.index()).filter(|_| {
+            group.world == self.slots.world()
+                && !slot.removed
+                && slot.generation == group.generation
+        })
     }
 
-    /// The id of the group at `index` of this world.
+    /// The id of the group in slot `index` of this world.
     pub(crate) fn group_id(&self, index: u16) -> GroupId {
         GroupId {
             index,
+            generation: self
+                .group_slots
+                .get(usize::from(index))
+                .map_or(0, |s| s.generation),
+            world: self.slots.world(),
+        }
+    }
+
+    /// The id [`GroupId::to_bits`] gave for a group of this world (of this world's
+    /// tag: the bits do not carry it); check it with [`World::group`].
+    #[must_use]
+    pub fn group_from_bits(&self, bits: u32) -> GroupId {
+        GroupId {
+            index: bits as u16,
+            generation: (bits >> 16) as u16,
             world: self.slots.world(),
         }
     }
@@ -664,7 +715,7 @@ impl World {
         self.groups
             .iter()
             .enumerate()
-            .filter(|&(i, _)| !self.removed_groups[i])
+            .filter(|&(i, _)| !self.group_slots[i].removed)
             .map(|(i, g)| (self.group_id(i as u16), g))
     }
 

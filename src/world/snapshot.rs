@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use crate::scene::{FieldSpec, GoalField, Obstacle, Path, Wall};
 
-use super::{World, WorldConfig};
+use super::{GroupSlot, World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 6;
+pub const SNAPSHOT_VERSION: u32 = 7;
 
 /// The first bytes of [`Snapshot::to_bytes`]'s form.
 const MAGIC: &[u8; 4] = b"THRG";
@@ -39,8 +39,8 @@ pub struct Snapshot {
     version: u32,
     config: WorldConfig,
     groups: Vec<GroupConfig>,
-    /// Per group: whether it was removed.
-    removed_groups: Vec<bool>,
+    /// Per group slot: its generation, and whether its group was removed.
+    group_slots: Vec<GroupSlot>,
     walls: Vec<Wall>,
     obstacles: Vec<Obstacle>,
     /// By path id; `None` where a path was removed.
@@ -64,7 +64,7 @@ pub(super) struct StateView<'a> {
     version: u32,
     config: &'a WorldConfig,
     groups: &'a [GroupConfig],
-    removed_groups: &'a [bool],
+    group_slots: &'a [GroupSlot],
     walls: &'a [Wall],
     obstacles: &'a [Obstacle],
     paths: &'a [Option<Path>],
@@ -229,7 +229,7 @@ impl World {
             version: SNAPSHOT_VERSION,
             config: self.config.clone(),
             groups: self.groups.clone(),
-            removed_groups: self.removed_groups.clone(),
+            group_slots: self.group_slots.clone(),
             walls: self.walls().to_vec(),
             obstacles: self.obstacles().to_vec(),
             paths: self.paths.clone(),
@@ -253,7 +253,7 @@ impl World {
             version: SNAPSHOT_VERSION,
             config: &self.config,
             groups: &self.groups,
-            removed_groups: &self.removed_groups,
+            group_slots: &self.group_slots,
             walls: self.walls(),
             obstacles: self.obstacles(),
             paths: &self.paths,
@@ -318,7 +318,7 @@ impl World {
         let Snapshot {
             config,
             groups,
-            removed_groups,
+            group_slots,
             walls,
             obstacles,
             paths,
@@ -357,10 +357,10 @@ impl World {
         for group in groups {
             world.add_group(group)?;
         }
-        if removed_groups.len() != world.groups.len() {
-            return Err(bad("a removal mark per group"));
+        if group_slots.len() != world.groups.len() {
+            return Err(bad("a slot state per group"));
         }
-        world.removed_groups = removed_groups;
+        world.group_slots = group_slots;
         if !cols.holds_together() {
             return Err(bad("agent columns of different lengths"));
         }
