@@ -5,11 +5,13 @@
 //! ```sh
 //! cargo run --release --example door_widths             # the suite's bodies
 //! cargo run --release --example door_widths -- people   # people-sized bodies
+//! cargo run --release --example door_widths -- people 'avoidance = { time_horizon = 1.0 }'
 //! ```
 //!
 //! "people": shoulder radius 0.22 m and a free speed of 1.34 m/s (Weidmann's), the
-//! rest as the profile has it. The quality counter samples every tick (0.1 s), so
-//! that no crossing falls between two samples.
+//! rest as the profile has it; a second argument replaces the group's `avoidance`
+//! line. The quality counter samples every tick (0.1 s), so that no crossing falls
+//! between two samples.
 
 use throng::quality::{QualityCounter, QualitySettings};
 use throng::scenario::{self, Scenario};
@@ -22,6 +24,7 @@ const TICKS: u64 = 4000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let people = std::env::args().nth(1).as_deref() == Some("people");
+    let avoidance = std::env::args().nth(2);
     let source = scenario::bundled("bottleneck")
         .ok_or("no bundled bottleneck")?
         .source;
@@ -43,6 +46,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             text = text
                 .replace("radius = 0.4", "radius = 0.22")
                 .replace("max_speed = 1.4", "max_speed = 1.34");
+        }
+        if let Some(line) = &avoidance {
+            text = text.replace("avoidance = {}", line);
         }
         let profile = scenario::parse_profile(&text, "bottleneck.toml")?;
         let mut sc = Scenario::build(&profile)?;
