@@ -6,6 +6,8 @@
 //! cargo run --release --example door_widths             # the suite's bodies
 //! cargo run --release --example door_widths -- people   # people-sized bodies
 //! cargo run --release --example door_widths -- people 'avoidance = { time_horizon = 1.0 }'
+//! cargo run --release --example door_widths -- preset   # `bottleneck_people`: the
+//!                                                       # pedestrian preset
 //! ```
 //!
 //! "people": shoulder radius 0.22 m and a free speed of 1.34 m/s (Weidmann's), the
@@ -23,9 +25,17 @@ const WIDTHS: [f32; 6] = [0.8, 1.0, 1.2, 1.6, 2.0, 2.5];
 const TICKS: u64 = 4000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let people = std::env::args().nth(1).as_deref() == Some("people");
+    let mode = std::env::args().nth(1);
+    let people = mode.as_deref() == Some("people");
+    let preset = mode.as_deref() == Some("preset");
     let avoidance = std::env::args().nth(2);
-    let source = scenario::bundled("bottleneck")
+    // The room: the bundled `bottleneck` (door 2 m), or `bottleneck_people` (1.2 m).
+    let (name, door) = if preset {
+        ("bottleneck_people", "0.6")
+    } else {
+        ("bottleneck", "1")
+    };
+    let source = scenario::bundled(name)
         .ok_or("no bundled bottleneck")?
         .source;
     println!("| door (m) | through | first to last (s) | flow (persons/s) | specific flow (persons/(m·s)) | deep overlaps |");
@@ -34,11 +44,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let half = width / 2.0;
         let mut text = source
             .replace(
-                "[0, -12, 0, -1], [0, 1, 0, 12]",
+                &format!("[0, -12, 0, -{door}], [0, {door}, 0, 12]"),
                 &format!("[0, -12, 0, -{half}], [0, {half}, 0, 12]"),
             )
             .replace(
-                "line = [0, -1, 0, 1]",
+                &format!("line = [0, -{door}, 0, {door}]"),
                 &format!("line = [0, -{half}, 0, {half}]"),
             )
             .replace("ticks = 2400", &format!("ticks = {TICKS}"));

@@ -74,7 +74,9 @@ pub mod world;
 /// the same glam as the engine.
 pub use glam;
 
-pub use agents::{AgentId, AgentSpec, GroupId, Target};
+pub use agents::{
+    AgentId, AgentSpec, GroupId, Target, PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS, PEDESTRIAN_SPEED,
+};
 pub use error::{Result, ThrongError};
 pub use group::{Behaviour, FieldId, GroupConfig, WeightedBehaviour};
 pub use world::{TickStats, World, WorldConfig};

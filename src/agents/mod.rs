@@ -94,6 +94,20 @@ pub struct AgentSpec {
     pub offset: Vec2,
 }
 
+/// A pedestrian's shoulder radius (m): half of a typical 0.44 m shoulder width.
+pub const PEDESTRIAN_RADIUS: f32 = 0.22;
+
+/// A pedestrian's free walking speed (m/s): the mean of Weidmann's (1993) survey.
+pub const PEDESTRIAN_SPEED: f32 = 1.34;
+
+/// A pedestrian's limits ([`AgentSpec::with_pedestrian_body`]): mass 1, top speed
+/// [`PEDESTRIAN_SPEED`], and a force that reaches it within 0.05 s.
+pub const PEDESTRIAN_LIMITS: crate::integrate::Limits = crate::integrate::Limits {
+    mass: 1.0,
+    max_speed: PEDESTRIAN_SPEED,
+    max_force: 26.8,
+};
+
 impl AgentSpec {
     /// An agent of `group` at `position` with the default parameters.
     #[must_use]
@@ -141,6 +155,19 @@ impl AgentSpec {
         self.max_speed = max_speed;
         self.max_force = max_force;
         self
+    }
+
+    /// A pedestrian's body, in metres and seconds: shoulder radius
+    /// [`PEDESTRIAN_RADIUS`], free speed [`PEDESTRIAN_SPEED`] (Weidmann's mean), and a
+    /// force that reaches that speed within 0.05 s (mass 1, force 26.8), so that a
+    /// body keeps up with the velocity its avoidance chooses at the usual time steps.
+    /// With [`crate::behaviours::avoidance::AvoidanceParams::pedestrian`], crowds
+    /// through doors of 1 to 2 m come within the range people measure
+    /// (`docs/pedestrians.md`).
+    #[must_use]
+    pub fn with_pedestrian_body(self) -> Self {
+        self.with_body(PEDESTRIAN_LIMITS)
+            .with_radius(PEDESTRIAN_RADIUS)
     }
 
     /// Set the body radius.

@@ -100,6 +100,7 @@ pub const BUNDLED: &[BundledProfile] = bundled![
     "hallway",
     "doorway",
     "bottleneck",
+    "bottleneck_people",
     "oncoming",
     "pillars",
     "rimea_corridor",

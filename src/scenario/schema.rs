@@ -167,18 +167,22 @@ pub struct GroupDoc {
     /// At most this many nearest neighbours, >= 0. Default 12.
     #[serde(default = "default_max_neighbours")]
     pub max_neighbours: i64,
-    /// Mass, > 0. Default 1.
-    #[serde(default = "one")]
-    pub mass: f32,
-    /// Maximum speed (units/s), >= 0. Default 2.
-    #[serde(default = "two")]
-    pub max_speed: f32,
-    /// Maximum steering force, >= 0. Default 4.
-    #[serde(default = "four")]
-    pub max_force: f32,
-    /// Body radius (units), >= 0. Default 0.5.
-    #[serde(default = "half")]
-    pub radius: f32,
+    /// A body preset for the next four keys: `pedestrian` (metres and seconds:
+    /// radius 0.22, max speed 1.34, mass 1, max force 26.8). Default none.
+    #[serde(default)]
+    pub body: Option<BodyPreset>,
+    /// Mass, > 0. Default 1 (or the body preset's).
+    #[serde(default)]
+    pub mass: Option<f32>,
+    /// Maximum speed (units/s), >= 0. Default 2 (or the body preset's).
+    #[serde(default)]
+    pub max_speed: Option<f32>,
+    /// Maximum steering force, >= 0. Default 4 (or the body preset's).
+    #[serde(default)]
+    pub max_force: Option<f32>,
+    /// Body radius (units), >= 0. Default 0.5 (or the body preset's).
+    #[serde(default)]
+    pub radius: Option<f32>,
     /// Initial speed (units/s), >= 0 (truncated to `max_speed`). Default 0.
     #[serde(default)]
     pub initial_speed: f32,
@@ -198,11 +202,11 @@ pub struct GroupDoc {
     /// Colour in pictures, `"#rrggbb"`; default from a palette.
     #[serde(default)]
     pub colour: Option<String>,
-    /// Reciprocal collision avoidance (ORCA) `{ time_horizon, obstacle_time_horizon,
-    /// priority, layers, mask, arrived_within, side_bias }`, every key optional.
-    /// Default off.
+    /// Reciprocal collision avoidance (ORCA) `{ preset, time_horizon,
+    /// obstacle_time_horizon, priority, layers, mask, arrived_within, side_bias }`,
+    /// every key optional. Default off.
     #[serde(default)]
-    pub avoidance: Option<AvoidanceParams>,
+    pub avoidance: Option<AvoidanceDoc>,
     /// Agents leave the world (are despawned) on arriving: at their target, or, following
     /// a goal field without one, at its goal (evacuees out of the building). Default
     /// false.
@@ -222,14 +226,65 @@ fn default_max_neighbours() -> i64 {
 fn one() -> f32 {
     1.0
 }
-fn two() -> f32 {
-    2.0
+
+/// A named body (`body = "..."` in a group).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyPreset {
+    /// [`crate::AgentSpec::with_pedestrian_body`].
+    Pedestrian,
 }
-fn four() -> f32 {
-    4.0
+
+/// A named set of avoidance parameters (`avoidance = { preset = "..." }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AvoidancePreset {
+    /// [`AvoidanceParams::pedestrian`].
+    Pedestrian,
 }
-fn half() -> f32 {
-    0.5
+
+/// A group's `avoidance` table: a preset (or the defaults), and the keys that
+/// replace its values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AvoidanceDoc {
+    /// The values the other keys replace: `pedestrian`, or the defaults.
+    pub preset: Option<AvoidancePreset>,
+    /// [`AvoidanceParams::time_horizon`].
+    pub time_horizon: Option<f32>,
+    /// [`AvoidanceParams::obstacle_time_horizon`].
+    pub obstacle_time_horizon: Option<f32>,
+    /// [`AvoidanceParams::priority`].
+    pub priority: Option<f32>,
+    /// [`AvoidanceParams::layers`].
+    pub layers: Option<u32>,
+    /// [`AvoidanceParams::mask`].
+    pub mask: Option<u32>,
+    /// [`AvoidanceParams::arrived_within`].
+    pub arrived_within: Option<f32>,
+    /// [`AvoidanceParams::side_bias`].
+    pub side_bias: Option<f32>,
+}
+
+impl AvoidanceDoc {
+    /// The parameters: the preset's (or the defaults), with the keys given.
+    pub fn params(&self) -> AvoidanceParams {
+        let base = match self.preset {
+            Some(AvoidancePreset::Pedestrian) => AvoidanceParams::pedestrian(),
+            None => AvoidanceParams::default(),
+        };
+        AvoidanceParams {
+            time_horizon: self.time_horizon.unwrap_or(base.time_horizon),
+            obstacle_time_horizon: self
+                .obstacle_time_horizon
+                .unwrap_or(base.obstacle_time_horizon),
+            priority: self.priority.unwrap_or(base.priority),
+            layers: self.layers.unwrap_or(base.layers),
+            mask: self.mask.unwrap_or(base.mask),
+            arrived_within: self.arrived_within.unwrap_or(base.arrived_within),
+            side_bias: self.side_bias.unwrap_or(base.side_bias),
+        }
+    }
 }
 
 /// How a group moves.

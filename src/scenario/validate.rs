@@ -10,10 +10,13 @@ use super::profile::{
     MAX_COORDINATE, MAX_GROUP_COUNT, MIN_SEGMENT_LENGTH,
 };
 use super::schema::{
-    ArrangementDoc, DirectionDoc, GroupDoc, MovementDoc, ProfileDoc, SpawnDoc, TargetDoc,
+    ArrangementDoc, BodyPreset, DirectionDoc, GroupDoc, MovementDoc, ProfileDoc, SpawnDoc,
+    TargetDoc,
 };
 use super::spawn::Shape;
+use crate::agents::{PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS};
 use crate::group::{GroupConfig, Movement};
+use crate::integrate::Limits;
 use crate::quality::Gate;
 
 fn finite2(key: &str, v: [f32; 2]) -> Result<Vec2, Problem> {
@@ -612,10 +615,10 @@ fn validate_group(
         neighbour_radius: non_negative(&k("neighbour_radius"), g.neighbour_radius)?,
         max_neighbours,
         facing: g.facing,
-        avoidance: g.avoidance,
+        avoidance: g.avoidance.map(|a| a.params()),
         host_moves: false,
     };
-    if let Some(a) = &g.avoidance {
+    if let Some(a) = &config.avoidance {
         if let Err(msg) = a.validate() {
             let name = msg.split_whitespace().next().unwrap_or("");
             return Err(Problem::new(k(&format!("avoidance.{name}")), msg));
@@ -626,11 +629,23 @@ fn validate_group(
     if let Err(e) = config.validate() {
         return Err(Problem::new(key, e.to_string()));
     }
+    // The body preset's values (else the engine's defaults) where a key is not given.
+    let (limits, radius) = match g.body {
+        Some(BodyPreset::Pedestrian) => (PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS),
+        None => (
+            Limits {
+                mass: 1.0,
+                max_speed: 2.0,
+                max_force: 4.0,
+            },
+            0.5,
+        ),
+    };
     let body = BodySpec {
-        mass: positive(&k("mass"), g.mass)?,
-        max_speed: non_negative(&k("max_speed"), g.max_speed)?,
-        max_force: non_negative(&k("max_force"), g.max_force)?,
-        radius: non_negative(&k("radius"), g.radius)?,
+        mass: positive(&k("mass"), g.mass.unwrap_or(limits.mass))?,
+        max_speed: non_negative(&k("max_speed"), g.max_speed.unwrap_or(limits.max_speed))?,
+        max_force: non_negative(&k("max_force"), g.max_force.unwrap_or(limits.max_force))?,
+        radius: non_negative(&k("radius"), g.radius.unwrap_or(radius))?,
         initial_speed: non_negative(&k("initial_speed"), g.initial_speed)?,
         initial_direction: match g.initial_direction {
             DirectionDoc::Random => InitialDirection::Random,
