@@ -12,7 +12,8 @@
 //!
 //! "people": shoulder radius 0.22 m and a free speed of 1.34 m/s (Weidmann's), the
 //! rest as the profile has it; a second argument replaces the group's `avoidance`
-//! line. The quality counter samples every tick (0.1 s), so that no crossing falls
+//! line (with `preset` too: a newline in it adds keys, `max_speed_spread = 0.26`
+//! say). The quality counter samples every tick (0.1 s), so that no crossing falls
 //! between two samples.
 
 use throng::quality::{QualityCounter, QualitySettings};
@@ -58,7 +59,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .replace("max_speed = 1.4", "max_speed = 1.34");
         }
         if let Some(line) = &avoidance {
-            text = text.replace("avoidance = {}", line);
+            let own = if preset {
+                "avoidance = { preset = \"pedestrian\" }"
+            } else {
+                "avoidance = {}"
+            };
+            text = text.replace(&format!("\n{own}\n"), &format!("\n{line}\n"));
         }
         let profile = scenario::parse_profile(&text, "bottleneck.toml")?;
         let mut sc = Scenario::build(&profile)?;

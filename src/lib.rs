@@ -76,6 +76,7 @@ pub use glam;
 
 pub use agents::{
     AgentId, AgentSpec, GroupId, Target, PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS, PEDESTRIAN_SPEED,
+    PEDESTRIAN_SPEED_SPREAD,
 };
 pub use error::{Result, ThrongError};
 pub use group::{Behaviour, FieldId, GroupConfig, WeightedBehaviour};

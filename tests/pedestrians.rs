@@ -81,3 +81,40 @@ fn people_leave_through_a_door_of_1_2_m_at_the_rate_people_do() {
     assert!((1.6..=2.2).contains(&flow), "{flow}");
     assert_eq!(q.deep_pairs_per_agent_sample, 0.0);
 }
+
+#[test]
+fn free_speeds_spread_about_their_mean_and_stay_within_two_deviations() {
+    use throng::agents::speed_drawn;
+    let mut rng = throng::rng::agent_rng(3, 4);
+    // No spread: the mean, and nothing drawn.
+    assert_eq!(speed_drawn(1.34, 0.0, &mut rng), 1.34);
+    let draws: Vec<f32> = (0..20_000)
+        .map(|_| speed_drawn(1.34, 0.26, &mut rng))
+        .collect();
+    let n = draws.len() as f32;
+    let mean = draws.iter().sum::<f32>() / n;
+    let sd = (draws.iter().map(|v| (v - mean).powi(2)).sum::<f32>() / n).sqrt();
+    assert!((mean - 1.34).abs() < 0.01, "{mean}");
+    // A normal clamped at two deviations keeps 0.96 of its deviation
+    // (0.7385 inside, plus 4 x 0.0455 at the clamps, is 0.920 of its variance).
+    assert!((sd - 0.96 * 0.26).abs() < 0.01, "{sd}");
+    assert!(draws.iter().all(|v| (0.82..=1.86).contains(v)));
+    // From a profile: each agent its own top speed, the same for the same seed.
+    let src = scenario::bundled("bottleneck_people")
+        .unwrap()
+        .source
+        .replace(
+            "\nbody = \"pedestrian\"\n",
+            "\nbody = \"pedestrian\"\nmax_speed_spread = 0.26\n",
+        );
+    let speeds = || {
+        let profile = scenario::parse_profile(&src, "p.toml").unwrap();
+        let sc = Scenario::build(&profile).unwrap();
+        sc.world().max_speeds().to_vec()
+    };
+    let first = speeds();
+    assert_eq!(first, speeds());
+    let lowest = first.iter().copied().fold(f32::INFINITY, f32::min);
+    let highest = first.iter().copied().fold(0.0f32, f32::max);
+    assert!(lowest >= 0.82 && highest <= 1.86 && highest - lowest > 0.5);
+}

@@ -100,6 +100,24 @@ pub const PEDESTRIAN_RADIUS: f32 = 0.22;
 /// A pedestrian's free walking speed (m/s): the mean of Weidmann's (1993) survey.
 pub const PEDESTRIAN_SPEED: f32 = 1.34;
 
+/// The spread (standard deviation, m/s) of pedestrians' free walking speeds about
+/// [`PEDESTRIAN_SPEED`] (Weidmann 1993): with `max_speed_spread = 0.26` a profile
+/// draws each agent's top speed from it ([`speed_drawn`]).
+pub const PEDESTRIAN_SPEED_SPREAD: f32 = 0.26;
+
+/// A top speed drawn from a normal distribution about `mean` with standard deviation
+/// `spread`, clamped at two deviations either side (and at 0): no agent of a spread
+/// crowd stands still or runs away. `mean` itself where `spread` is 0 (nothing is
+/// drawn then).
+pub fn speed_drawn<R: rand_core::Rng + ?Sized>(mean: f32, spread: f32, rng: &mut R) -> f32 {
+    use rand_distr::{Distribution, StandardNormal};
+    if spread.is_nan() || spread <= 0.0 {
+        return mean;
+    }
+    let z: f32 = StandardNormal.sample(rng);
+    (mean + spread * z.clamp(-2.0, 2.0)).max(0.0)
+}
+
 /// A pedestrian's limits ([`AgentSpec::with_pedestrian_body`]): mass 1, top speed
 /// [`PEDESTRIAN_SPEED`], and a force that reaches it within 0.05 s.
 pub const PEDESTRIAN_LIMITS: crate::integrate::Limits = crate::integrate::Limits {

@@ -5,6 +5,7 @@ use glam::Vec2;
 
 use super::layout::{Layout, Rect};
 use super::profile::{GroupSpec, InitialDirection, Profile, TargetSpec};
+use crate::agents::speed_drawn;
 use crate::rng::{agent_rng, mix_seed, uniform01};
 use crate::{AgentId, AgentSpec, GroupId, Target, TickStats, World, WorldConfig};
 
@@ -231,9 +232,17 @@ impl Scenario {
                     Aim::Agent(h, j) => (Target::None, Some(positions[h][j])),
                 };
                 let velocity = initial_velocity(g, pos, aim_at, rng);
+                // A spread crowd's own top speeds (drawn after the direction, and only
+                // where there is a spread: other profiles' streams stay as they were).
+                let max_speed = speed_drawn(g.body.max_speed, g.body.max_speed_spread, rng);
+                let velocity = if max_speed < g.body.max_speed {
+                    crate::math::truncate(velocity, max_speed)
+                } else {
+                    velocity
+                };
                 let spec = AgentSpec::new(gids[gi], pos)
                     .with_velocity(velocity)
-                    .with_limits(g.body.mass, g.body.max_speed, g.body.max_force)
+                    .with_limits(g.body.mass, max_speed, g.body.max_force)
                     .with_radius(g.body.radius)
                     .with_target(target);
                 group_ids.push(world.spawn(spec)?);

@@ -58,6 +58,9 @@ pub struct BodySpec {
     pub mass: f32,
     /// Maximum speed (>= 0).
     pub max_speed: f32,
+    /// Standard deviation of the agents' maximum speeds about `max_speed` (>= 0;
+    /// clamped at two deviations).
+    pub max_speed_spread: f32,
     /// Maximum force (>= 0).
     pub max_force: f32,
     /// Body radius (>= 0).

@@ -177,6 +177,11 @@ pub struct GroupDoc {
     /// Maximum speed (units/s), >= 0. Default 2 (or the body preset's).
     #[serde(default)]
     pub max_speed: Option<f32>,
+    /// Standard deviation of the agents' maximum speeds, >= 0: each agent's is drawn
+    /// from a normal distribution about `max_speed`, clamped at two deviations (and at
+    /// 0). Default 0 (people's, Weidmann's: 0.26 m/s, `PEDESTRIAN_SPEED_SPREAD`).
+    #[serde(default)]
+    pub max_speed_spread: Option<f32>,
     /// Maximum steering force, >= 0. Default 4 (or the body preset's).
     #[serde(default)]
     pub max_force: Option<f32>,

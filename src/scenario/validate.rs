@@ -630,8 +630,8 @@ fn validate_group(
         return Err(Problem::new(key, e.to_string()));
     }
     // The body preset's values (else the engine's defaults) where a key is not given.
-    let (limits, radius) = match g.body {
-        Some(BodyPreset::Pedestrian) => (PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS),
+    let (limits, radius, spread) = match g.body {
+        Some(BodyPreset::Pedestrian) => (PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS, 0.0),
         None => (
             Limits {
                 mass: 1.0,
@@ -639,12 +639,17 @@ fn validate_group(
                 max_force: 4.0,
             },
             0.5,
+            0.0,
         ),
     };
     let body = BodySpec {
         mass: positive(&k("mass"), g.mass.unwrap_or(limits.mass))?,
         max_speed: non_negative(&k("max_speed"), g.max_speed.unwrap_or(limits.max_speed))?,
         max_force: non_negative(&k("max_force"), g.max_force.unwrap_or(limits.max_force))?,
+        max_speed_spread: non_negative(
+            &k("max_speed_spread"),
+            g.max_speed_spread.unwrap_or(spread),
+        )?,
         radius: non_negative(&k("radius"), g.radius.unwrap_or(radius))?,
         initial_speed: non_negative(&k("initial_speed"), g.initial_speed)?,
         initial_direction: match g.initial_direction {
