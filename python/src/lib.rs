@@ -346,7 +346,8 @@ impl PyWorld {
     /// (`set_preferred_velocities`), made collision-free by ORCA (the model of
     /// RVO2): `neighbour_radius` and `max_neighbours` bound whom each agent avoids,
     /// `avoidance` holds ORCA's keys as the profile format names them
-    /// (`time_horizon`, `obstacle_time_horizon`, `priority`, `layers`, `mask`,
+    /// (`preset` — `"pedestrian"`, whose values the other keys replace —,
+    /// `time_horizon`, `obstacle_time_horizon`, `priority`, `layers`, `mask`,
     /// ...); None leaves avoidance off. Returns the group's index. Groups with
     /// behaviours come from profiles (`from_profile`; a group of `count = 0` is
     /// spawned into from Python).
@@ -681,10 +682,24 @@ impl PyWorld {
 
 /// ORCA's parameters from a dict of the profile format's keys.
 fn avoidance_params(d: &Bound<'_, PyDict>) -> PyResult<AvoidanceParams> {
-    let mut p = AvoidanceParams::default();
+    // The preset first, whatever the dict's order: the other keys replace its values.
+    let preset: Option<String> = match d.get_item("preset")? {
+        Some(v) => Some(v.extract()?),
+        None => None,
+    };
+    let mut p = match preset.as_deref() {
+        None => AvoidanceParams::default(),
+        Some("pedestrian") => AvoidanceParams::pedestrian(),
+        Some(other) => {
+            return Err(bad(format!(
+                "no avoidance preset {other:?} (there is \"pedestrian\")"
+            )))
+        }
+    };
     for (k, v) in d.iter() {
         let key: String = k.extract()?;
         match key.as_str() {
+            "preset" => {}
             "time_horizon" => p.time_horizon = v.extract()?,
             "obstacle_time_horizon" => p.obstacle_time_horizon = v.extract()?,
             "priority" => p.priority = v.extract()?,

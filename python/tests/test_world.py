@@ -152,6 +152,11 @@ def test_host_driven_orca_agents_pass_each_other():
         w.add_group("bad", avoidance={"time_horizon": -1.0})
     with pytest.raises(throng.ThrongError):
         w.add_group("bad", avoidance={"colour": 3})
+    with pytest.raises(throng.ThrongError, match="pedestrian"):
+        w.add_group("bad", avoidance={"preset": "robot"})
+    # The pedestrian preset, with a key of its own beside it (a profile's
+    # `avoidance = { preset = "pedestrian", priority = 0.8 }`): accepted.
+    w.add_group("people", avoidance={"priority": 0.8, "preset": "pedestrian"})
 
 
 def test_walls_and_clear_lines():
