@@ -94,6 +94,16 @@ pub struct AgentSpec {
     pub offset: Vec2,
 }
 
+/// The limits of an agent spawned with none given ([`AgentSpec::new`]).
+pub(crate) const DEFAULT_LIMITS: crate::integrate::Limits = crate::integrate::Limits {
+    mass: 1.0,
+    max_speed: 2.0,
+    max_force: 4.0,
+};
+
+/// The radius of an agent spawned with none given ([`AgentSpec::new`]).
+pub(crate) const DEFAULT_RADIUS: f32 = 0.5;
+
 /// A pedestrian's shoulder radius (m): half of a typical 0.44 m shoulder width.
 pub const PEDESTRIAN_RADIUS: f32 = 0.22;
 
@@ -135,10 +145,10 @@ impl AgentSpec {
             position,
             velocity: Vec2::ZERO,
             heading: None,
-            mass: 1.0,
-            max_speed: 2.0,
-            max_force: 4.0,
-            radius: 0.5,
+            mass: DEFAULT_LIMITS.mass,
+            max_speed: DEFAULT_LIMITS.max_speed,
+            max_force: DEFAULT_LIMITS.max_force,
+            radius: DEFAULT_RADIUS,
             target: Target::None,
             target2: Target::None,
             offset: Vec2::ZERO,

@@ -14,9 +14,8 @@ use super::schema::{
     TargetDoc,
 };
 use super::spawn::Shape;
-use crate::agents::{PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS};
+use crate::agents::{DEFAULT_LIMITS, DEFAULT_RADIUS, PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS};
 use crate::group::{GroupConfig, Movement};
-use crate::integrate::Limits;
 use crate::quality::Gate;
 
 fn finite2(key: &str, v: [f32; 2]) -> Result<Vec2, Problem> {
@@ -630,26 +629,15 @@ fn validate_group(
         return Err(Problem::new(key, e.to_string()));
     }
     // The body preset's values (else the engine's defaults) where a key is not given.
-    let (limits, radius, spread) = match g.body {
-        Some(BodyPreset::Pedestrian) => (PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS, 0.0),
-        None => (
-            Limits {
-                mass: 1.0,
-                max_speed: 2.0,
-                max_force: 4.0,
-            },
-            0.5,
-            0.0,
-        ),
+    let (limits, radius) = match g.body {
+        Some(BodyPreset::Pedestrian) => (PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS),
+        None => (DEFAULT_LIMITS, DEFAULT_RADIUS),
     };
     let body = BodySpec {
         mass: positive(&k("mass"), g.mass.unwrap_or(limits.mass))?,
         max_speed: non_negative(&k("max_speed"), g.max_speed.unwrap_or(limits.max_speed))?,
         max_force: non_negative(&k("max_force"), g.max_force.unwrap_or(limits.max_force))?,
-        max_speed_spread: non_negative(
-            &k("max_speed_spread"),
-            g.max_speed_spread.unwrap_or(spread),
-        )?,
+        max_speed_spread: non_negative(&k("max_speed_spread"), g.max_speed_spread.unwrap_or(0.0))?,
         radius: non_negative(&k("radius"), g.radius.unwrap_or(radius))?,
         initial_speed: non_negative(&k("initial_speed"), g.initial_speed)?,
         initial_direction: match g.initial_direction {

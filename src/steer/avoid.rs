@@ -53,10 +53,10 @@ enum Standing {
 /// their radii apart.
 const TOUCH: f32 = 1.1;
 
-/// Whether `to` is the same goal as `goal`, or one that cannot be held beside it:
-/// within `radius` of it.
-fn same_goal(goal: Option<Vec2>, to: Vec2, radius: f32) -> bool {
-    goal.is_some_and(|g| near(to - g, radius))
+/// Whether `p` is within `radius` of `goal`: a body standing on it, or another goal
+/// that is the same one or cannot be held beside it.
+fn near_goal(goal: Option<Vec2>, p: Vec2, radius: f32) -> bool {
+    goal.is_some_and(|g| near(p - g, radius))
 }
 
 /// Whether the agent in `j` walks the straight line to its target: unless it
@@ -70,11 +70,6 @@ fn walks_straight(ctx: &SteerCtx<'_>, j: usize) -> bool {
             .and_then(Option::as_deref)
             .is_none_or(|f| f.sample(ctx.pos[j]) == FieldSample::AtGoal)
     })
-}
-
-/// Whether a body at `pos` stands on `goal` for a pair whose radii sum to `reach`.
-fn on_my_goal(pos: Vec2, goal: Option<Vec2>, reach: f32) -> bool {
-    goal.is_some_and(|g| near(pos - g, reach))
 }
 
 /// Whether the agent in `row`, with the agent in `j` standing on its goal (within
@@ -100,8 +95,8 @@ fn standing(
     };
     let mine = (me.pos - g).length_squared();
     // Queued even within `within` of it: of several bodies on one point, only the
-    // nearest pulls toward it. Contact and nearness first: most neighbours fail them before their target is
-    // looked up.
+    // nearest pulls toward it. Contact and nearness first: most neighbours fail them
+    // before their target is looked up.
     let queued = rows.iter().any(|&r| {
         let j = r as usize;
         let touch = (me.radius + ctx.radius[j]) * TOUCH;
@@ -110,11 +105,11 @@ fn standing(
             && (ctx.pos[j] - g).length_squared() < mine
             && ctx
                 .resolve(ctx.target[j])
-                .is_some_and(|t| same_goal(goal, t.pos, me.radius))
+                .is_some_and(|t| near_goal(goal, t.pos, me.radius))
     });
     if queued {
         Standing::Queued
-    } else if mine.is_finite() && mine <= within * within {
+    } else if near(me.pos - g, within) {
         Standing::Holding
     } else {
         Standing::OnItsWay
@@ -369,11 +364,11 @@ fn half_planes<const SCALED: bool>(
                 let reach = me.radius + ctx.radius[j];
                 // (Most pairs are settled by the first two tests, before any
                 // target is looked up.)
-                if !they_hold && (holds || on_my_goal(ctx.pos[j], goal, reach)) {
+                if !they_hold && (holds || near_goal(goal, ctx.pos[j], reach)) {
                     let straight = walks_straight(ctx, j);
                     let theirs = ctx.resolve(ctx.target[j]).map(|t| t.pos);
                     let theirs = theirs.filter(|_| straight);
-                    if let Some(to) = theirs.filter(|&to| !same_goal(goal, to, reach)) {
+                    if let Some(to) = theirs.filter(|&to| !near_goal(goal, to, reach)) {
                         if holds || swapped(ctx, row, j, to, reach) {
                             aside += make_way(rel_pos, from_me(to), radius);
                         }
