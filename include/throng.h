@@ -252,6 +252,10 @@ typedef struct {
   // velocities (`throng_world_desired_velocities`) but moves none of them; the host
   // writes positions and velocities back.
   bool host_moves;
+  // Level of detail: the group's agents steer only every this many ticks (1 to
+  // 64), in rotation, moving on their last steering output in between. Default 1
+  // (every tick).
+  uint32_t think_every;
 } ThrongGroupDesc;
 
 // Everything needed to spawn one agent. Start from `throng_agent_desc_default()`.
@@ -468,6 +472,19 @@ ThrongStatus throng_world_add_goal_field(ThrongWorld *world,
 // `world` is null or a live world.
 ThrongStatus throng_world_remove_goal_field(ThrongWorld *world, uint32_t field);
 
+// Level of detail around a point (a camera): the agents farther than `near` from
+// `centre` steer only every `think_every` ticks (1 to 64), in rotation, moving on
+// their last steering output in between (their group's own `think_every` where that
+// is larger). `think_every` 1 turns it off. Call it as the camera moves; it is read
+// at every step and kept in snapshots.
+//
+// # Safety
+// `world` is null or a live world.
+ThrongStatus throng_world_set_level_of_detail(ThrongWorld *world,
+                                              ThrongVec2 centre,
+                                              float near,
+                                              uint32_t think_every);
+
 // Whether a body of `radius` passes straight from `from` to `to` through the walls
 // and obstacles into `*out` (agents are not in the way; RVO2's `queryVisibility`).
 //
@@ -491,7 +508,7 @@ ThrongStatus throng_world_field_distance(ThrongWorld *world,
                                          float *out);
 
 // A group named "group" with no behaviours, the default neighbour radius (3) and
-// cap (12), weighted sum, no avoidance.
+// cap (12), weighted sum, no avoidance, steering every tick.
 ThrongGroupDesc throng_group_desc_default(void);
 
 // Add a group; `*out` receives its id. Parameters are checked (a follow-path

@@ -481,6 +481,21 @@ pub struct GroupConfig {
     /// [`crate::World::set_velocity`]. Default false.
     #[serde(default)]
     pub host_moves: bool,
+    /// Level of detail by think rate: the group's agents steer only every this many
+    /// ticks, in rotation (each tick, one chunk of rows in this many steers: rows are
+    /// in spatial order, so a chunk is a patch of the crowd), and are integrated with
+    /// their last output in between. 1 (the default) steers every tick; at most
+    /// [`MAX_THINK_EVERY`]. See also [`crate::World::set_level_of_detail`].
+    #[serde(default = "every_tick")]
+    pub think_every: u32,
+}
+
+/// The largest [`GroupConfig::think_every`] (and level of detail's).
+pub const MAX_THINK_EVERY: u32 = 64;
+
+/// Serde's default for [`GroupConfig::think_every`].
+fn every_tick() -> u32 {
+    1
 }
 
 impl Default for GroupConfig {
@@ -495,6 +510,7 @@ impl Default for GroupConfig {
             facing: Facing::default(),
             avoidance: None,
             host_moves: false,
+            think_every: 1,
         }
     }
 }
@@ -536,6 +552,13 @@ impl GroupConfig {
     #[must_use]
     pub fn moving(mut self, movement: Movement) -> Self {
         self.movement = movement;
+        self
+    }
+
+    /// Steer only every `k` ticks, in rotation ([`GroupConfig::think_every`]).
+    #[must_use]
+    pub fn thinking_every(mut self, k: u32) -> Self {
+        self.think_every = k;
         self
     }
 
@@ -604,6 +627,12 @@ impl GroupConfig {
         };
         if !(self.neighbour_radius.is_finite() && self.neighbour_radius >= 0.0) {
             return bad("neighbour_radius".into(), "must be finite and >= 0");
+        }
+        if !(1..=MAX_THINK_EVERY).contains(&self.think_every) {
+            return bad(
+                "think_every".into(),
+                &format!("must be from 1 to {MAX_THINK_EVERY}"),
+            );
         }
         if !(self.facing.turn_rate.is_finite() && self.facing.turn_rate >= 0.0) {
             return bad("facing.turn_rate".into(), "must be finite and >= 0");

@@ -80,7 +80,7 @@ pub use agents::{
 };
 pub use error::{Result, ThrongError};
 pub use group::{Behaviour, FieldId, GroupConfig, WeightedBehaviour};
-pub use world::{TickStats, World, WorldConfig};
+pub use world::{LevelOfDetail, TickStats, World, WorldConfig};
 
 /// What an embedder needs most, in one `use throng::prelude::*;`.
 pub mod prelude {
@@ -94,7 +94,7 @@ pub mod prelude {
     pub use crate::integrate::{Integrator, Limits};
     pub use crate::scene::{FieldSample, FieldSpec, Goal, Obstacle, Path, Wall};
     pub use crate::spatial::IndexKind;
-    pub use crate::world::{Snapshot, TickStats, World, WorldConfig};
+    pub use crate::world::{LevelOfDetail, Snapshot, TickStats, World, WorldConfig};
     pub use crate::{
         AgentId, AgentSpec, Behaviour, FieldId, GroupConfig, GroupId, Result, Target, ThrongError,
     };

@@ -112,10 +112,14 @@ pub struct ThrongGroupDesc {
     /// velocities (`throng_world_desired_velocities`) but moves none of them; the host
     /// writes positions and velocities back.
     pub host_moves: bool,
+    /// Level of detail: the group's agents steer only every this many ticks (1 to
+    /// 64), in rotation, moving on their last steering output in between. Default 1
+    /// (every tick).
+    pub think_every: u32,
 }
 
 /// A group named "group" with no behaviours, the default neighbour radius (3) and
-/// cap (12), weighted sum, no avoidance.
+/// cap (12), weighted sum, no avoidance, steering every tick.
 #[no_mangle]
 pub extern "C" fn throng_group_desc_default() -> ThrongGroupDesc {
     let d = GroupConfig::default();
@@ -128,6 +132,7 @@ pub extern "C" fn throng_group_desc_default() -> ThrongGroupDesc {
         combination: THRONG_COMBINATION_WEIGHTED_SUM,
         avoidance: false,
         host_moves: false,
+        think_every: d.think_every,
     }
 }
 
@@ -238,6 +243,7 @@ fn group_config(d: &ThrongGroupDesc) -> CResult<GroupConfig> {
         max_neighbours: d.max_neighbours as usize,
         avoidance: d.avoidance.then(AvoidanceParams::default),
         host_moves: d.host_moves,
+        think_every: d.think_every,
         ..GroupConfig::default()
     })
 }

@@ -13,7 +13,7 @@ use crate::group::{FieldId, PathId};
 use crate::integrate::Integrator;
 use crate::scene::{FieldSpec, Goal, Obstacle, Path, Wall};
 use crate::spatial::IndexKind;
-use crate::world::{Snapshot, World, WorldConfig};
+use crate::world::{LevelOfDetail, Snapshot, World, WorldConfig};
 
 /// `ThrongWorldConfig::index`: the k-d tree (the default).
 pub const THRONG_INDEX_KDTREE: u32 = 0;
@@ -506,6 +506,31 @@ pub unsafe extern "C" fn throng_world_remove_goal_field(
     with_world(world, |w| {
         Ok(w.world_mut()
             .remove_goal_field(FieldId::from_index(field as usize))?)
+    })
+}
+
+/// Level of detail around a point (a camera): the agents farther than `near` from
+/// `centre` steer only every `think_every` ticks (1 to 64), in rotation, moving on
+/// their last steering output in between (their group's own `think_every` where that
+/// is larger). `think_every` 1 turns it off. Call it as the camera moves; it is read
+/// at every step and kept in snapshots.
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_world_set_level_of_detail(
+    world: *mut ThrongWorld,
+    centre: ThrongVec2,
+    near: f32,
+    think_every: u32,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        let centre = centre.finite("centre")?;
+        let lod = (think_every != 1).then(|| LevelOfDetail::new(centre, near, think_every));
+        if let Some(l) = &lod {
+            l.validate()?;
+        }
+        Ok(w.world_mut().set_level_of_detail(lod)?)
     })
 }
 

@@ -153,6 +153,7 @@ impl Scenario {
                 .fold(0, usize::saturating_add),
         )?;
         apply_layout(&p.layout, &mut world)?;
+        world.set_level_of_detail(p.world.level_of_detail)?;
         let mut gids = Vec::with_capacity(p.groups.len());
         for g in &p.groups {
             gids.push(world.add_group(g.config.clone())?);

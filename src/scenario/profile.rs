@@ -37,6 +37,8 @@ pub struct WorldSpec {
     pub index: IndexKind,
     /// Spatial re-sort interval.
     pub reorder_interval: u32,
+    /// Level of detail around a point, if any.
+    pub level_of_detail: Option<crate::world::LevelOfDetail>,
 }
 
 pub use crate::group::Movement;

@@ -75,6 +75,22 @@ pub struct WorldDoc {
     /// Re-sort agents in memory every this many ticks (0 = never). Default
     /// [`DEFAULT_REORDER_INTERVAL`](crate::world::DEFAULT_REORDER_INTERVAL).
     pub reorder_interval: u32,
+    /// Level of detail around a point (a camera) `{ centre = [x, y], near,
+    /// think_every }`: agents farther than `near` steer only every `think_every` ticks
+    /// (1 to 64). Default none.
+    pub level_of_detail: Option<LevelOfDetailDoc>,
+}
+
+/// `level_of_detail = { centre = [x, y], near, think_every }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelOfDetailDoc {
+    /// The point detail is kept around.
+    pub centre: [f32; 2],
+    /// Within this distance agents steer every tick (their group's rate), >= 0.
+    pub near: f32,
+    /// Beyond it, every this many ticks, 1 to 64.
+    pub think_every: i64,
 }
 
 impl Default for WorldDoc {
@@ -88,6 +104,7 @@ impl Default for WorldDoc {
             integrator: Integrator::default(),
             index: IndexKind::default(),
             reorder_interval: crate::world::DEFAULT_REORDER_INTERVAL,
+            level_of_detail: None,
         }
     }
 }
@@ -217,6 +234,10 @@ pub struct GroupDoc {
     /// false.
     #[serde(default)]
     pub leave_on_arrival: bool,
+    /// Level of detail: steer only every this many ticks, in rotation, integrating the
+    /// last output in between; 1 to 64. Default 1 (every tick).
+    #[serde(default = "default_think_every")]
+    pub think_every: i64,
     /// Behaviours in priority order.
     #[serde(default)]
     pub behaviours: Vec<BehaviourDoc>,
@@ -225,6 +246,10 @@ pub struct GroupDoc {
 fn default_neighbour_radius() -> f32 {
     crate::group::GroupConfig::default().neighbour_radius
 }
+fn default_think_every() -> i64 {
+    1
+}
+
 fn default_max_neighbours() -> i64 {
     crate::group::GroupConfig::default().max_neighbours as i64
 }

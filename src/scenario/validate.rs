@@ -120,6 +120,20 @@ pub(crate) fn validate(doc: ProfileDoc, default_name: &str) -> Result<Profile, P
         integrator: w.integrator,
         index: w.index,
         reorder_interval: w.reorder_interval,
+        level_of_detail: match &w.level_of_detail {
+            None => None,
+            Some(l) => Some(crate::world::LevelOfDetail::new(
+                finite2("world.level_of_detail.centre", l.centre)?,
+                non_negative("world.level_of_detail.near", l.near)?,
+                whole(
+                    "world.level_of_detail.think_every",
+                    l.think_every,
+                    1,
+                    i64::from(crate::group::MAX_THINK_EVERY),
+                    "think_every",
+                )? as u32,
+            )),
+        },
     };
     let scene = validate_scene(&doc)?;
     let mut groups = Vec::with_capacity(doc.groups.len());
@@ -616,6 +630,13 @@ fn validate_group(
         facing: g.facing,
         avoidance: g.avoidance.map(|a| a.params()),
         host_moves: false,
+        think_every: whole(
+            &k("think_every"),
+            g.think_every,
+            1,
+            i64::from(crate::group::MAX_THINK_EVERY),
+            "think_every",
+        )? as u32,
     };
     if let Some(a) = &config.avoidance {
         if let Err(msg) = a.validate() {

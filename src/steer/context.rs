@@ -16,6 +16,7 @@ use crate::scene::{GoalField, ObstacleIndex, Path, WallIndex};
 use crate::spatial::{BatchNeighbours, NeighbourQuery, SpatialIndex};
 
 use super::plan::GroupPlan;
+use super::think::{turn_of, LevelOfDetail};
 
 /// Per-worker scratch of the steering pass, reused every tick.
 #[derive(Default)]
@@ -117,6 +118,13 @@ pub(crate) struct SteerCtx<'a> {
     pub avoidance_fits: bool,
     pub dt: f32,
     pub integrator: Integrator,
+    /// The tick being steered (the world's count of ticks before it).
+    pub tick: u64,
+    /// The world's level of detail, if any.
+    pub lod: Option<LevelOfDetail>,
+    /// Whether some agent may skip this tick: a group thinks less often than every
+    /// tick, or a level of detail is set ([`SteerCtx::thinks`]).
+    pub rotates: bool,
 }
 
 impl SteerCtx<'_> {
@@ -205,5 +213,19 @@ impl SteerCtx<'_> {
     #[inline]
     pub(crate) fn plan_of(&self, row: usize) -> &GroupPlan {
         &self.plans[self.group[row] as usize]
+    }
+
+    /// Whether the agent in `row`, of steering chunk `chunk`, steers on this tick: its
+    /// group's think rate, or the level of detail's where it stands far and that is
+    /// slower ([`super::think`]).
+    #[inline]
+    pub(crate) fn thinks(&self, row: usize, chunk: usize) -> bool {
+        let mut k = self.plan_of(row).think_every;
+        if let Some(lod) = &self.lod {
+            if lod.is_far(self.pos[row]) {
+                k = k.max(lod.think_every);
+            }
+        }
+        turn_of(chunk, self.tick, k)
     }
 }

@@ -10,7 +10,8 @@
 //! - `kernel` and `lanes`: the per-agent kernel (behaviours dispatched and combined)
 //!   and the four-agent kernel of groups with a lane program, bitwise the same;
 //! - `perceive`: an agent's neighbours, by the route its group's plan chose;
-//! - `avoid`: ORCA's half-planes and linear programs for avoiding groups.
+//! - `avoid`: ORCA's half-planes and linear programs for avoiding groups;
+//! - `think`: level of detail, which chunks of rows steer on a tick.
 //!
 //! The stage reads the spatial index, the scene and the behaviours' formulas; it
 //! knows nothing of the world that calls it.
@@ -21,6 +22,7 @@ mod kernel;
 mod lanes;
 mod perceive;
 pub(crate) mod plan;
+mod think;
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -38,6 +40,7 @@ pub(crate) use context::{SteerCtx, SteerScratch};
 use kernel::{steer_one, AgentMut};
 use lanes::steer_four;
 use plan::Kernel;
+pub use think::LevelOfDetail;
 
 // The world's tests look inside the stage, through a world they build.
 #[cfg(test)]
@@ -139,6 +142,13 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut Stee
         memory,
         walker,
     } = rows;
+    // Level of detail: the rows that steer on this tick; the others keep their last
+    // output (a chunk where none steers is left at once).
+    let chunk = first / STEER_CHUNK;
+    let thinks = |row: usize| !ctx.rotates || ctx.thinks(row, chunk);
+    if ctx.rotates && !(first..first + out.len()).any(thinks) {
+        return 0;
+    }
     s.start_chunk();
     gather_chunk(ctx, first..first + out.len(), s);
     // No group walks while the walker column is empty: a scratch state stands in.
@@ -148,6 +158,10 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut Stee
     let mut k = 0;
     while k < out.len() {
         let row = first + k;
+        if !thinks(row) {
+            k += 1;
+            continue;
+        }
         let end = k + LANES;
         // Four rows of one group with a lane program are steered together.
         if let (Kernel::Four(program), Some(groups)) =
@@ -155,7 +169,7 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut Stee
         {
             if let (true, Some(o), Some(r), Some(m)) = (
                 groups.iter().all(|&g| g == groups[0])
-                    && (row..first + end).all(|r| ctx.host_velocity(r).is_none()),
+                    && (row..first + end).all(|r| ctx.host_velocity(r).is_none() && thinks(r)),
                 out.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 memory.get_mut(k..end).and_then(|x| x.try_into().ok()),

@@ -191,6 +191,8 @@ pub(crate) struct GroupPlan {
     /// The goal field its agents follow (the first follow-field behaviour's), which
     /// their arrival is judged by where they have no target of their own.
     pub field: Option<FieldId>,
+    /// Its agents steer every this many ticks ([`GroupConfig::think_every`]).
+    pub think_every: u32,
 }
 
 /// A group's avoidance as the steering pass uses it.
@@ -231,6 +233,7 @@ impl GroupPlan {
                 Behaviour::FollowField { field, .. } => Some(field),
                 _ => None,
             }),
+            think_every: config.think_every,
             avoidance: config.avoidance.map(|params| Avoiding {
                 params,
                 side_turn: (params.side_bias * (1.0 - params.priority)).sin_cos(),

@@ -42,6 +42,7 @@ use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 use crate::steer::plan::GroupPlan;
 use crate::steer::SteerScratch;
 
+pub use crate::steer::LevelOfDetail;
 pub use arrival::{Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION};
 pub use debug::{DebugCircle, DebugDraw, DebugKind, DebugLine, DebugPoint};
 pub use sight::SightEvent;
@@ -166,6 +167,8 @@ pub struct World {
     /// Scratch of the leader sight phase, reused every tick.
     sight: SightScratch,
     cols: Columns,
+    /// Level of detail around a point: agents far from it steer less often.
+    lod: Option<LevelOfDetail>,
     /// The re-sort's permutation cycles, to put the columns in order in place.
     cycles: Cycles,
     slots: Slots,
@@ -242,6 +245,7 @@ impl World {
             sighted_by: Vec::new(),
             sight: SightScratch::default(),
             cols: Columns::default(),
+            lod: None,
             cycles: Cycles::default(),
             slots: Slots::new(crate::agents::WorldTag::fresh()),
             index,
@@ -557,6 +561,40 @@ impl World {
         }
         self.fields[field.index()] = None;
         Ok(())
+    }
+
+    /// Level of detail by think rate around a point (a camera): the agents farther
+    /// than `lod.near` from `lod.centre` steer only every `lod.think_every` ticks, in
+    /// rotation, and are integrated with their last steering output in between (their
+    /// group's own [`GroupConfig::think_every`] where that is larger). `None` (the
+    /// default) turns it off. Move it as the camera moves: it is read at every tick.
+    /// Bitwise deterministic on any thread count; kept in snapshots.
+    ///
+    /// ```
+    /// use throng::prelude::*;
+    ///
+    /// let mut world = World::new(WorldConfig::default());
+    /// // Beyond 50 units of the camera, agents steer one tick in four.
+    /// world.set_level_of_detail(Some(LevelOfDetail::new(Vec2::new(10.0, 0.0), 50.0, 4)))?;
+    /// assert_eq!(world.level_of_detail().unwrap().think_every, 4);
+    /// # Ok::<(), throng::ThrongError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ThrongError::InvalidParameter`] for a value [`LevelOfDetail::validate`]
+    /// refuses; the world is unchanged then.
+    pub fn set_level_of_detail(&mut self, lod: Option<LevelOfDetail>) -> Result<()> {
+        if let Some(l) = &lod {
+            l.validate()?;
+        }
+        self.lod = lod;
+        Ok(())
+    }
+
+    /// The level of detail, if one is set ([`World::set_level_of_detail`]).
+    #[must_use]
+    pub fn level_of_detail(&self) -> Option<LevelOfDetail> {
+        self.lod
     }
 
     /// A goal field of this world (`None` if it has no such field, or it was removed).

@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use crate::scene::{FieldSpec, GoalField, Obstacle, Path, Wall};
 
-use super::{GroupSlot, World, WorldConfig};
+use super::{GroupSlot, LevelOfDetail, World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 7;
+pub const SNAPSHOT_VERSION: u32 = 8;
 
 /// The first bytes of [`Snapshot::to_bytes`]'s form.
 const MAGIC: &[u8; 4] = b"THRG";
@@ -27,7 +27,7 @@ const FRAME: usize = MAGIC.len() + 8 + 4;
 /// A world's whole state between two ticks ([`World::snapshot`]): configuration,
 /// groups, walls, obstacles, paths and goal fields (what they are built from), every agent's columns (body, motion, targets,
 /// random stream, behaviour memory, walker plan, last steering output), the handle
-/// table, the leader-sight marks and the tick counter. What a tick rebuilds (the
+/// table, the leader-sight marks, the level of detail and the tick counter. What a tick rebuilds (the
 /// neighbour index, scratch) is left out. Serde-serialisable; [`Snapshot::to_bytes`]
 /// and [`Snapshot::from_bytes`] give a compact binary form with a checksum: about
 /// 110-135 bytes per agent (the bundled flock, arena, city, leader squads, crossings
@@ -54,6 +54,7 @@ pub struct Snapshot {
     tick: u64,
     elapsed: f64,
     disturbed: usize,
+    lod: Option<LevelOfDetail>,
 }
 
 /// A [`Snapshot`] borrowed from its world: the same fields in the same order, so its
@@ -75,6 +76,7 @@ pub(super) struct StateView<'a> {
     tick: u64,
     elapsed: f64,
     disturbed: usize,
+    lod: Option<LevelOfDetail>,
 }
 
 impl StateView<'_> {
@@ -244,6 +246,7 @@ impl World {
             tick: self.tick,
             elapsed: self.elapsed,
             disturbed: self.disturbed,
+            lod: self.lod,
         }
     }
 
@@ -268,6 +271,7 @@ impl World {
             tick: self.tick,
             elapsed: self.elapsed,
             disturbed: self.disturbed,
+            lod: self.lod,
         }
     }
 
@@ -329,6 +333,7 @@ impl World {
             tick,
             elapsed,
             disturbed,
+            lod,
             ..
         } = snapshot;
         let mut world = World::new(config);
@@ -403,6 +408,7 @@ impl World {
         }
         world.elapsed = elapsed;
         world.disturbed = disturbed;
+        world.set_level_of_detail(lod)?;
         Ok(world)
     }
 

@@ -125,6 +125,10 @@ impl World {
             avoidance_fits,
             dt,
             integrator: self.config.integrator,
+            tick: self.tick,
+            lod: self.lod,
+            rotates: self.lod.is_some_and(|l| l.think_every > 1)
+                || self.plans.iter().any(|p| p.think_every > 1),
         }
     }
 }

@@ -4,7 +4,8 @@
 //! ```text
 //! throng                      run the default profile
 //! throng run [PROFILE] [--agents N] [--ticks T] [--warmup W] [--threads K]
-//!            [--seed S] [--index kdtree|grid] [--avoidance on|off] [--csv FILE]
+//!            [--seed S] [--index kdtree|grid] [--avoidance on|off]
+//!            [--think-every K] [--csv FILE]
 //!            [--every K] [--png FILE] [--debug-agent ID] [--animate FILE]
 //!            [--fps N] [--size WxH] [--json] [--quiet] [--wait-for-profiler]
 //! throng check PROFILE        validate a profile without running it
@@ -92,6 +93,11 @@ struct RunArgs {
     /// or the defaults where it has none) or `off`.
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     avoidance: Option<bool>,
+    /// Level of detail for every group: steer only every K ticks, in rotation,
+    /// integrating the last output in between (1 to 64), replacing the profile's
+    /// `think_every`.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=i64::from(throng::group::MAX_THINK_EVERY)))]
+    think_every: Option<u32>,
     /// Write `tick,id,group,x,y,vx,vy,heading` rows to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -532,6 +538,11 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             } else {
                 None
             };
+        }
+    }
+    if let Some(k) = args.think_every {
+        for g in &mut profile.groups {
+            g.config.think_every = k;
         }
     }
     let field = match &args.field {
