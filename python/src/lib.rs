@@ -17,7 +17,7 @@ use throng::quality::{Gate, Observed, QualityCounter, QualitySettings};
 use throng::scenario::{Overrides, Profile, Scenario};
 use throng::scene::Wall;
 use throng::spatial::IndexKind;
-use throng::world::{Arrival, Snapshot};
+use throng::world::{Arrival, LevelOfDetail, Snapshot};
 use throng::ThrongError as EngineError;
 use throng::{AgentId, AgentSpec, GroupConfig, GroupId, Target, World, WorldConfig};
 
@@ -350,16 +350,19 @@ impl PyWorld {
     /// `time_horizon`, `obstacle_time_horizon`, `priority`, `layers`, `mask`,
     /// ...); None leaves avoidance off. Returns the group's index. Groups with
     /// behaviours come from profiles (`from_profile`; a group of `count = 0` is
-    /// spawned into from Python).
-    #[pyo3(signature = (name, neighbour_radius = 3.0, max_neighbours = 12, avoidance = None))]
+    /// spawned into from Python). `think_every` > 1: its agents steer only every
+    /// this many ticks, in rotation, moving on their last output in between (level
+    /// of detail).
+    #[pyo3(signature = (name, neighbour_radius = 3.0, max_neighbours = 12, avoidance = None, think_every = 1))]
     fn add_group(
         &mut self,
         name: &str,
         neighbour_radius: f32,
         max_neighbours: usize,
         avoidance: Option<&Bound<'_, PyDict>>,
+        think_every: u32,
     ) -> PyResult<usize> {
-        let mut config = GroupConfig::new(name);
+        let mut config = GroupConfig::new(name).thinking_every(think_every);
         config.neighbour_radius = neighbour_radius;
         config.max_neighbours = max_neighbours;
         if let Some(d) = avoidance {
@@ -563,6 +566,25 @@ impl PyWorld {
             .map_err(err)?;
         let bits: Vec<u64> = out.iter().map(|id| id.to_bits()).collect();
         Ok(bits.into_pyarray(py))
+    }
+
+    /// Level of detail around a point (a camera): the agents farther than `near` from
+    /// `centre` steer only every `think_every` ticks, in rotation, moving on their last
+    /// output in between. None (or `think_every` 1) turns it off.
+    #[pyo3(signature = (centre = None, near = 0.0, think_every = 1))]
+    fn set_level_of_detail(
+        &mut self,
+        centre: Option<(f32, f32)>,
+        near: f32,
+        think_every: u32,
+    ) -> PyResult<()> {
+        let lod = centre
+            .filter(|_| think_every != 1)
+            .map(|(x, y)| LevelOfDetail::new(Vec2::new(x, y), near, think_every));
+        self.engine
+            .world_mut()
+            .set_level_of_detail(lod)
+            .map_err(err)
     }
 
     /// Whether a body of `radius` passes straight from `start` to `end` through the

@@ -228,3 +228,27 @@ def test_a_profile_of_groups_alone_is_spawned_into():
     ids = w.spawn("walkers", np.zeros((3, 2)), targets=np.full((3, 2), 5.0))
     w.step(ticks=10)
     assert len(w) == 3 and (w.positions()[:, 0] > 0).all() and len(ids) == 3
+
+
+def test_level_of_detail_steers_every_kth_tick():
+    w = throng.World(seed=1)
+    g = w.add_group("far", neighbour_radius=5.0, avoidance={}, think_every=3)
+    ids = w.spawn(g, np.array([[0.0, 0.0]]), radius=0.5, max_speed=2.0, max_force=1e30)
+    changed, last = [], w.velocities()[0].copy()
+    for t in range(9):
+        w.set_preferred_velocities(ids, np.array([[1.0, 0.0] if t % 2 else [0.0, 1.0]]))
+        w.step(0.05)
+        now = w.velocities()[0].copy()
+        if not np.array_equal(now, last):
+            changed.append(t)
+        last = now
+    assert changed == [0, 3, 6]
+    # Far from a camera: every 4th tick, the slower of the two rates.
+    w.set_level_of_detail((100.0, 0.0), near=10.0, think_every=4)
+    w.set_level_of_detail(None)
+    with pytest.raises(throng.ThrongError, match="think_every"):
+        w.set_level_of_detail((0.0, 0.0), near=1.0, think_every=0)
+    with pytest.raises(throng.ThrongError, match="near"):
+        w.set_level_of_detail((0.0, 0.0), near=-1.0, think_every=2)
+    with pytest.raises(throng.ThrongError, match="think_every"):
+        w.add_group("bad", think_every=65)
