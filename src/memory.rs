@@ -29,9 +29,11 @@ pub const BYTES_PER_AGENT_GRID: u64 = 256;
 
 /// Bytes per agent in steady state with the k-d tree, as estimated before a bulk
 /// spawn: as with the grid, but kiddo's tree, built anew every tick, instead of the
-/// grid's entries; the allocator's reuse of its blocks varies from tick to tick
-/// (359 bytes on the flock at 1,000,000 agents, 395 at 200,000), so 480.
-pub const BYTES_PER_AGENT_KDTREE: u64 = 480;
+/// grid's entries. The live memory is about the grid's, but glibc's allocator keeps
+/// the freed blocks of earlier ticks' trees: the resident set climbs for about 40
+/// ticks to a plateau (382 bytes on the flock at 200,000 agents, 522 on the city at
+/// 200,000), so 560.
+pub const BYTES_PER_AGENT_KDTREE: u64 = 560;
 
 /// What a world of `agents` agents on `index` needs, in bytes (an estimate: see
 /// [`BYTES_PER_AGENT_GRID`] and [`BYTES_PER_AGENT_KDTREE`]).
