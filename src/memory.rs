@@ -118,7 +118,7 @@ mod tests {
     #[test]
     fn estimates_scale_with_agents_and_index() {
         assert_eq!(estimate(1_000_000, IndexKind::Grid), 256_000_000);
-        assert_eq!(estimate(2, IndexKind::KdTree), 960);
+        assert_eq!(estimate(2, IndexKind::KdTree), 1120);
         assert_eq!(estimate(usize::MAX, IndexKind::KdTree), u64::MAX);
         assert_eq!(human(512), "512 bytes");
         assert_eq!(human(3 * 1024 * 1024 / 2), "1.5 MiB");

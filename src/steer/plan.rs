@@ -209,10 +209,12 @@ impl GroupPlan {
     pub(crate) fn of(config: &GroupConfig) -> Self {
         let route = NeighbourRoute::of(config);
         // The lane kernel and integration serve groups whose outputs are forces the
-        // engine integrates; a group the host moves gets velocities, one agent at a time.
-        let kernel = match config.host_moves {
-            true => Kernel::PerAgent,
-            false => Self::program(config, route).map_or(Kernel::PerAgent, Kernel::Four),
+        // engine integrates; a group the host moves, or whose avoidance makes its
+        // output a velocity, is steered one agent at a time.
+        let kernel = if config.host_moves || config.avoidance.is_some() {
+            Kernel::PerAgent
+        } else {
+            Self::program(config, route).map_or(Kernel::PerAgent, Kernel::Four)
         };
         Self {
             route,
@@ -372,6 +374,15 @@ mod tests {
         assert!(matches!(plan(boids.clone()), Kernel::Four(_)));
         let prioritized = boids.clone().combined_by(Combination::Prioritized);
         assert_eq!(plan(prioritized), Kernel::PerAgent);
+        // Avoidance makes the output a velocity, which the lanes do not compute.
+        let avoiding = boids.clone().avoiding(AvoidanceParams::default());
+        assert_eq!(plan(avoiding), Kernel::PerAgent);
+        let seekers = GroupConfig::new("s").with(Behaviour::Seek, 1.0);
+        assert!(matches!(plan(seekers.clone()), Kernel::Four(_)));
+        assert_eq!(
+            plan(seekers.avoiding(AvoidanceParams::default())),
+            Kernel::PerAgent
+        );
         assert_eq!(plan(boids.with(Behaviour::Pursuit, 1.0)), Kernel::PerAgent);
         // A lone cohesion reads records.
         assert_eq!(
