@@ -349,3 +349,45 @@ fn seekers_that_avoid_keep_apart_when_pressed_onto_a_curved_wall() {
         }
     }
 }
+
+/// The gap a walker (top speed 1.34) keeps behind a slower one (0.5) it follows
+/// east, after 30 s, with time gap `time_gap`: (free distance, its speed).
+fn following(time_gap: f32) -> (f32, f32) {
+    let mut world = World::new(WorldConfig::default());
+    let g = world
+        .add_group(
+            GroupConfig::new("people")
+                .with(Behaviour::Seek, 1.0)
+                .neighbours(5.0, 10)
+                .avoiding(AvoidanceParams {
+                    time_gap,
+                    side_bias: 0.0,
+                    ..AvoidanceParams::pedestrian()
+                }),
+        )
+        .unwrap();
+    let east = Target::Point(Vec2::new(1000.0, 0.0));
+    let spec = |x: f32| {
+        AgentSpec::new(g, Vec2::new(x, 0.0))
+            .with_pedestrian_body()
+            .with_target(east)
+    };
+    let slow = world.spawn(spec(3.0).with_limits(1.0, 0.5, 26.8)).unwrap();
+    let me = world.spawn(spec(0.0)).unwrap();
+    for _ in 0..600 {
+        world.step(0.05).unwrap();
+    }
+    let d = world.position(slow).unwrap() - world.position(me).unwrap();
+    (d.length() - 0.44, world.velocity(me).unwrap().length())
+}
+
+#[test]
+fn a_walker_keeps_its_time_gap_behind_a_slower_one() {
+    // 1 s behind a walker at 0.5 m/s: half a metre free, at its pace.
+    let (free, speed) = following(1.0);
+    assert!((free - 0.5).abs() < 0.05, "free {free}");
+    assert!((speed - 0.5).abs() < 0.02, "speed {speed}");
+    // Without a time gap it closes in to the avoidance's few centimetres.
+    let (free, _) = following(0.0);
+    assert!(free < 0.15, "free {free}");
+}

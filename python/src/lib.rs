@@ -729,6 +729,7 @@ fn avoidance_params(d: &Bound<'_, PyDict>) -> PyResult<AvoidanceParams> {
             "mask" => p.mask = v.extract()?,
             "arrived_within" => p.arrived_within = v.extract()?,
             "side_bias" => p.side_bias = v.extract()?,
+            "time_gap" => p.time_gap = v.extract()?,
             other => return Err(bad(format!("avoidance has no key {other:?}"))),
         }
     }

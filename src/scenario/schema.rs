@@ -294,6 +294,8 @@ pub struct AvoidanceDoc {
     pub arrived_within: Option<f32>,
     /// [`AvoidanceParams::side_bias`].
     pub side_bias: Option<f32>,
+    /// [`AvoidanceParams::time_gap`].
+    pub time_gap: Option<f32>,
 }
 
 impl AvoidanceDoc {
@@ -313,6 +315,7 @@ impl AvoidanceDoc {
             mask: self.mask.unwrap_or(base.mask),
             arrived_within: self.arrived_within.unwrap_or(base.arrived_within),
             side_bias: self.side_bias.unwrap_or(base.side_bias),
+            time_gap: self.time_gap.unwrap_or(base.time_gap),
         }
     }
 }

@@ -5,7 +5,7 @@
 use glam::Vec2;
 
 use crate::behaviours::avoidance::{
-    agent_line, disc_line, make_way, share, solve, wall_line, Encounter,
+    agent_line, disc_line, headway_speed, make_way, share, solve, wall_line, Encounter,
 };
 use crate::behaviours::AgentState;
 use crate::math::{normalize_or_zero, rotate_cw_by};
@@ -52,6 +52,16 @@ enum Standing {
 /// Two bodies touch when their centres are at most this many times the sum of
 /// their radii apart.
 const TOUCH: f32 = 1.1;
+
+/// `preferred` slowed to at most `headway` (the time gap's speed; infinite: none).
+fn keep_time_gap(preferred: Vec2, headway: f32) -> Vec2 {
+    let speed = preferred.length();
+    if headway < speed {
+        preferred * (headway / speed)
+    } else {
+        preferred
+    }
+}
 
 /// Whether `p` is within `radius` of `goal`: a body standing on it, or another goal
 /// that is the same one or cannot be held beside it.
@@ -389,7 +399,25 @@ fn half_planes<const SCALED: bool>(
     let preferred = if aside == Vec2::ZERO {
         match stand {
             Standing::Queued => Vec2::ZERO,
-            Standing::OnItsWay | Standing::Holding => preferred,
+            Standing::OnItsWay if params.time_gap > 0.0 => {
+                // The slowest headway speed to a neighbour in its path (in the unit).
+                let ahead = normalize_or_zero(preferred);
+                let headway = s.rows.iter().fold(f32::INFINITY, |slowest, &r| {
+                    let j = r as usize;
+                    let their_layers = ctx.plans[ctx.group[j] as usize]
+                        .avoidance
+                        .map_or(LAYERS_OF_NON_AVOIDERS, |t| t.params.layers);
+                    if j == row || params.mask & their_layers == 0 {
+                        return slowest;
+                    }
+                    let reach = (me.radius + ctx.radius[j]) * scale;
+                    let speed = headway_speed(ahead, from_me(ctx.pos[j]), reach, params.time_gap);
+                    slowest.min(speed)
+                });
+                keep_time_gap(preferred, headway / scale)
+            }
+            Standing::OnItsWay => preferred,
+            Standing::Holding => preferred,
         }
     } else {
         normalize_or_zero(aside) * (aside.length().min(1.0) * me.max_speed)

@@ -142,6 +142,33 @@ fn making_way_hand_worked() {
 }
 
 #[test]
+fn headway_speed_hand_worked() {
+    let east = Vec2::X;
+    // Straight ahead 2.0 away, radii sum 0.5: free 1.5, over a time gap of 1 s.
+    assert_eq!(headway_speed(east, Vec2::new(2.0, 0.0), 0.5, 1.0), 1.5);
+    // 0.3 aside: the bodies touch 0.4 short of centre to centre (0.3-0.4-0.5):
+    // free 2.0 - 0.4 = 1.6, over 0.5 s: 3.2.
+    assert!((headway_speed(east, Vec2::new(2.0, 0.3), 0.5, 0.5) - 3.2).abs() < 1e-6);
+    // Out of the path (aside by the radii sum or more), behind, or abreast (the
+    // bodies overlap along the path already): none.
+    assert_eq!(
+        headway_speed(east, Vec2::new(2.0, 0.5), 0.5, 1.0),
+        f32::INFINITY
+    );
+    assert_eq!(
+        headway_speed(east, Vec2::new(-2.0, 0.0), 0.5, 1.0),
+        f32::INFINITY
+    );
+    assert_eq!(
+        headway_speed(east, Vec2::new(0.3, 0.3), 0.5, 1.0),
+        f32::INFINITY
+    );
+    // Any heading: the same pair turned a quarter.
+    let north = Vec2::Y;
+    assert!((headway_speed(north, Vec2::new(-0.3, 2.0), 0.5, 0.5) - 3.2).abs() < 1e-6);
+}
+
+#[test]
 fn wall_and_disc_lines_hand_worked() {
     // A wall 3 ahead from x = -5 to 5, the agent's radius 1, horizon 1 s: the near
     // side of the velocity obstacle is y = 2; moving at (0, 3), the nearest boundary
