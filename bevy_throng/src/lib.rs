@@ -195,6 +195,19 @@ pub struct ArrivalState(pub Arrival);
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Driven(pub Vec2);
 
+/// Level of detail around this entity (the camera, or the player): agents farther
+/// than `near` from its `Transform` steer only every `think_every` ticks, in rotation,
+/// moving on their last steering output in between ([`throng::LevelOfDetail`]).
+/// Followed at every fixed step; with several, the first the query meets; when none
+/// is left, the level of detail is turned off.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct CrowdCamera {
+    /// Within this distance agents steer as their group says.
+    pub near: f32,
+    /// Beyond it, every this many ticks (1 to 64).
+    pub think_every: u32,
+}
+
 /// A change of an agent's arrival state in the last step.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArrivalChanged {
@@ -284,7 +297,7 @@ impl Plugin for ThrongPlugin {
             .add_systems(
                 FixedUpdate,
                 (
-                    (leave, join, retarget, drive)
+                    (leave, join, retarget, drive, follow_camera)
                         .chain()
                         .in_set(CrowdSet::Sync),
                     step.in_set(CrowdSet::Step),
@@ -411,6 +424,23 @@ fn drive(
         if let Some(id) = crowd.agent_of(entity) {
             // An agent despawned meanwhile has nothing to give back.
             let _ = crowd.world.set_preferred_velocity(id, None);
+        }
+    }
+}
+
+/// The level of detail follows the [`CrowdCamera`] entity; without one it is off.
+fn follow_camera(
+    mut crowd: ResMut<Crowd>,
+    cameras: Query<(&CrowdCamera, &Transform)>,
+    mut errors: ResMut<CrowdErrors>,
+) {
+    let lod = cameras.iter().next().map(|(c, t)| {
+        let centre = throng::glam::Vec2::new(t.translation.x, t.translation.y);
+        throng::LevelOfDetail::new(centre, c.near, c.think_every)
+    });
+    if crowd.world.level_of_detail() != lod {
+        if let Err(e) = crowd.world.set_level_of_detail(lod) {
+            errors.0.push(format!("crowd camera: {e}"));
         }
     }
 }

@@ -264,3 +264,53 @@ fn named_groups_driven_agents_and_messages() {
         .iter()
         .any(|e| e.contains("nobody")));
 }
+
+#[test]
+fn a_crowd_camera_sets_the_level_of_detail_and_follows_its_entity() {
+    use bevy_throng::CrowdCamera;
+    let (mut app, walkers) = app();
+    spawn_walkers(&mut app, walkers, 10);
+    let camera = app
+        .world_mut()
+        .spawn((
+            CrowdCamera {
+                near: 5.0,
+                think_every: 4,
+            },
+            Transform::from_xyz(1.0, 2.0, 0.0),
+        ))
+        .id();
+    steps(&mut app, 1);
+    let lod = |app: &App| app.world().resource::<Crowd>().level_of_detail();
+    let now = lod(&app).expect("a level of detail");
+    assert_eq!(
+        (now.centre.x, now.centre.y, now.near, now.think_every),
+        (1.0, 2.0, 5.0, 4)
+    );
+    // It follows the camera.
+    app.world_mut()
+        .entity_mut(camera)
+        .get_mut::<Transform>()
+        .unwrap()
+        .translation
+        .x = 30.0;
+    steps(&mut app, 1);
+    assert_eq!(lod(&app).unwrap().centre.x, 30.0);
+    // A bad setting is reported, and the last good one kept.
+    app.world_mut()
+        .entity_mut(camera)
+        .get_mut::<CrowdCamera>()
+        .unwrap()
+        .think_every = 0;
+    steps(&mut app, 1);
+    assert_eq!(lod(&app).unwrap().think_every, 4);
+    let errors = &app.world().resource::<CrowdErrors>().0;
+    assert!(
+        errors.iter().any(|e| e.contains("think_every")),
+        "{errors:?}"
+    );
+    // Without a camera, it is off.
+    app.world_mut().despawn(camera);
+    steps(&mut app, 1);
+    assert_eq!(lod(&app), None);
+}
