@@ -146,13 +146,18 @@ fn headway_speed_hand_worked() {
     let east = Vec2::X;
     // Straight ahead 2.0 away, radii sum 0.5: free 1.5, over a time gap of 1 s.
     assert_eq!(headway_speed(east, Vec2::new(2.0, 0.0), 0.5, 1.0), 1.5);
-    // 0.3 aside: the bodies touch 0.4 short of centre to centre (0.3-0.4-0.5):
-    // free 2.0 - 0.4 = 1.6, over 0.5 s: 3.2.
-    assert!((headway_speed(east, Vec2::new(2.0, 0.3), 0.5, 0.5) - 3.2).abs() < 1e-6);
-    // Out of the path (aside by the radii sum or more), behind, or abreast (the
-    // bodies overlap along the path already): none.
+    // 0.2 aside (within the lane, half the radii sum: 0.25): the bodies touch
+    // sqrt(0.5² - 0.2²) = 0.4583 short of centre to centre: free 1.5417, over 0.5 s.
+    let speed = headway_speed(east, Vec2::new(2.0, 0.2), 0.5, 0.5);
+    assert!((speed - 3.0834).abs() < 1e-3, "{speed}");
+    // Out of the lane (0.25 aside or more: they walk shoulder past shoulder), behind,
+    // or abreast (the bodies overlap along the path already): none.
     assert_eq!(
-        headway_speed(east, Vec2::new(2.0, 0.5), 0.5, 1.0),
+        headway_speed(east, Vec2::new(2.0, 0.25), 0.5, 1.0),
+        f32::INFINITY
+    );
+    assert_eq!(
+        headway_speed(east, Vec2::new(2.0, -0.3), 0.5, 1.0),
         f32::INFINITY
     );
     assert_eq!(
@@ -160,12 +165,14 @@ fn headway_speed_hand_worked() {
         f32::INFINITY
     );
     assert_eq!(
-        headway_speed(east, Vec2::new(0.3, 0.3), 0.5, 1.0),
+        headway_speed(east, Vec2::new(0.3, 0.1), 0.5, 1.0),
         f32::INFINITY
     );
+    assert_eq!(headway_speed(east, Vec2::NAN, 0.5, 1.0), f32::INFINITY);
     // Any heading: the same pair turned a quarter.
     let north = Vec2::Y;
-    assert!((headway_speed(north, Vec2::new(-0.3, 2.0), 0.5, 0.5) - 3.2).abs() < 1e-6);
+    let speed = headway_speed(north, Vec2::new(-0.2, 2.0), 0.5, 0.5);
+    assert!((speed - 3.0834).abs() < 1e-3, "{speed}");
 }
 
 #[test]
