@@ -251,7 +251,7 @@ pub fn headway_speed(dir: Vec2, rel_pos: Vec2, reach: f32, time_gap: f32) -> f32
     let along = rel_pos.dot(dir);
     let aside = cross(dir, rel_pos);
     let beside = reach * reach - aside * aside;
-    if !(aside.abs() < reach * LANE) {
+    if aside.is_nan() || aside.abs() >= reach * LANE {
         return f32::INFINITY;
     }
     let free = along - beside.sqrt();
