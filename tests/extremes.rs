@@ -23,7 +23,7 @@ use throng::behaviours::wander::WanderParams;
 use throng::group::Movement;
 use throng::rng::{agent_rng, uniform, AgentRng};
 use throng::scene::{FieldSpec, Goal, Obstacle, Path};
-use throng::{AgentSpec, Behaviour, GroupConfig, Target, World};
+use throng::{AgentSpec, Behaviour, GroupConfig, LevelOfDetail, Target, World};
 
 /// Magnitudes from the smallest subnormals to near `f32::MAX`.
 const MAGNITUDES: [f32; 12] = [
@@ -123,18 +123,37 @@ fn run_case(case: u64) -> Result<(), String> {
             0.5,
         ))
         .unwrap();
+    // A level of detail anywhere, of any reach.
+    let lod = LevelOfDetail::new(vector(&mut rng), magnitude(&mut rng), 3);
+    w.set_level_of_detail(Some(lod)).unwrap();
     let mut ids = Vec::new();
     for (behaviour, movement) in catalogue(path, field) {
         for orca in [false, true] {
             if orca && movement == Movement::Kinematic {
                 continue;
             }
+            // Some groups steer every other tick (level of detail).
+            let think_every = if uniform(&mut rng, 0.0, 1.0) < 0.3 {
+                2
+            } else {
+                1
+            };
             let mut g = GroupConfig::new(behaviour.name())
                 .with(behaviour.clone(), 1.0)
                 .moving(movement)
-                .neighbours(magnitude(&mut rng), 8);
+                .neighbours(magnitude(&mut rng), 8)
+                .thinking_every(think_every);
             if orca {
-                g = g.avoiding(AvoidanceParams::default());
+                // Half of them keep a time gap of any size.
+                let time_gap = if uniform(&mut rng, 0.0, 1.0) < 0.5 {
+                    magnitude(&mut rng)
+                } else {
+                    0.0
+                };
+                g = g.avoiding(AvoidanceParams {
+                    time_gap,
+                    ..AvoidanceParams::default()
+                });
             }
             let Ok(g) = w.add_group(g) else { continue };
             for _ in 0..4 {
