@@ -9,6 +9,7 @@ use glam::Vec2;
 use throng::behaviours::avoidance::AvoidanceParams;
 use throng::behaviours::flocking::SeparationParams;
 use throng::behaviours::targeting::ArriveParams;
+use throng::group::Movement;
 use throng::group::MAX_THINK_EVERY;
 use throng::spatial::IndexKind;
 use throng::{
@@ -334,6 +335,47 @@ mod profiles {
         ] {
             let err = parse_profile(&text(group, world), "t").unwrap_err();
             assert!(err.to_string().contains(key), "{key}: {err}");
+        }
+    }
+}
+
+#[test]
+fn an_agent_waiting_for_its_first_turn_keeps_its_spawn_velocity() {
+    // 200 walkers far apart, spawned at their top speed toward their targets, in a
+    // group steering every fourth tick: rows 128 and on (the second chunk) first
+    // steer on tick 3. An avoiding or kinematic agent's output is its velocity, so
+    // until then it moves at the velocity it was spawned with instead of stopping.
+    for (orca, movement) in [(true, Movement::Steering), (false, Movement::Kinematic)] {
+        let mut world = World::new(WorldConfig::default());
+        let seek = if movement == Movement::Kinematic {
+            Behaviour::KinematicSeek
+        } else {
+            Behaviour::Seek
+        };
+        let mut config = GroupConfig::new("walkers")
+            .with(seek, 1.0)
+            .moving(movement)
+            .thinking_every(4);
+        if orca {
+            config = config.avoiding(AvoidanceParams::default());
+        }
+        let g = world.add_group(config).unwrap();
+        let ids: Vec<AgentId> = (0..200)
+            .map(|i| {
+                let p = Vec2::new(0.0, i as f32 * 10.0);
+                let spec = AgentSpec::new(g, p)
+                    .with_limits(1.0, 1.0, 1.0)
+                    .with_velocity(Vec2::X)
+                    .with_target(Target::Point(p + Vec2::new(1000.0, 0.0)));
+                world.spawn(spec).unwrap()
+            })
+            .collect();
+        for _ in 0..3 {
+            world.step(DT).unwrap();
+        }
+        for &id in &ids {
+            let v = world.velocity(id).unwrap();
+            assert!((v - Vec2::X).length() < 1e-4, "orca {orca}: {v}");
         }
     }
 }

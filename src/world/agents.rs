@@ -5,9 +5,9 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::agents::{own_path, NO_PATH};
-use crate::agents::{AgentId, AgentSpec, GroupId, Target};
+use crate::agents::{AgentId, AgentSpec, GroupId, SteerOut, Target};
 use crate::error::{finite, finite_vec, positive, Result, ThrongError};
-use crate::group::{Behaviour, GroupConfig, PathId};
+use crate::group::{Behaviour, GroupConfig, Movement, PathId};
 use crate::math::{normalize_or_zero, truncate};
 
 use super::{World, TELEPORT_RADII};
@@ -30,11 +30,18 @@ impl World {
             .unwrap_or_default();
         let row = u32::try_from(self.cols.len()).map_err(|_| ThrongError::Capacity("agents"))?;
         let progress = self.path_progress_at(None, group, spec.position);
+        let kinematic = group.movement == Movement::Kinematic;
         let id = self
             .slots
             .alloc(row)
             .ok_or(ThrongError::Capacity("agents"))?;
         self.cols.push(id, &spec, self.config.seed, &wander);
+        if self.plans[spec.group.index()].avoidance.is_some() || kinematic {
+            // Its output is the velocity it moves at: until it first steers (a level
+            // of detail may make it wait for its turn), the one it was spawned with.
+            let vel = self.cols.vel[row as usize];
+            self.cols.out[row as usize] = SteerOut::new(vel, 0.0, None);
+        }
         if self.plans[spec.group.index()].field.is_some() {
             // Its field is its aim when it has no target.
             self.cols.arrival[row as usize] = super::arrival::ArrivalMemory::spawned(true);
