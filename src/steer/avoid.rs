@@ -400,7 +400,7 @@ fn half_planes<const SCALED: bool>(
         match stand {
             Standing::Queued => Vec2::ZERO,
             Standing::OnItsWay if params.time_gap > 0.0 => {
-                // The slowest headway speed to a neighbour in its path (in the unit).
+                // The slowest headway speed to a neighbour in its lane (in the unit).
                 let ahead = normalize_or_zero(preferred);
                 let headway = s.rows.iter().fold(f32::INFINITY, |slowest, &r| {
                     let j = r as usize;
@@ -416,8 +416,7 @@ fn half_planes<const SCALED: bool>(
                 });
                 keep_time_gap(preferred, headway / scale)
             }
-            Standing::OnItsWay => preferred,
-            Standing::Holding => preferred,
+            Standing::OnItsWay | Standing::Holding => preferred,
         }
     } else {
         normalize_or_zero(aside) * (aside.length().min(1.0) * me.max_speed)
