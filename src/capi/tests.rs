@@ -943,14 +943,7 @@ fn a_goal_field_through_the_abi_steps_as_the_rust_api_does() {
         };
         let mut group = 0;
         ok(throng_world_add_group(w, &desc, &mut group));
-        for &p in &starts {
-            let mut agent = 0;
-            ok(throng_world_spawn(
-                w,
-                &throng_agent_desc_default(group, p.x, p.y),
-                &mut agent,
-            ));
-        }
+        spawn_at(w, group, &starts);
         // Distances agree, and a place walled off has none.
         let mut d = 0.0;
         ok(throng_world_field_distance(w, id, -3.0, 0.0, &mut d));
@@ -1138,14 +1131,7 @@ fn think_rates_and_levels_of_detail_through_the_abi_step_as_the_rust_api_does() 
         assert!(last_error().contains("think_every"), "{}", last_error());
         desc.think_every = 2;
         ok(throng_world_add_group(w, &desc, &mut group));
-        for &p in &starts {
-            let mut agent = 0;
-            ok(throng_world_spawn(
-                w,
-                &throng_agent_desc_default(group, p.x, p.y),
-                &mut agent,
-            ));
-        }
+        spawn_at(w, group, &starts);
         let centre = ThrongVec2 { x: 10.0, y: 10.0 };
         let bad = ThrongVec2 {
             x: f32::NAN,
@@ -1173,5 +1159,15 @@ fn think_rates_and_levels_of_detail_through_the_abi_step_as_the_rust_api_does() 
         ok(throng_world_state_hash(w, &mut hash));
         assert_eq!(hash, world.state_hash());
         ok(throng_world_free(w));
+    }
+}
+
+/// One agent of `group` at each of `starts`, through the ABI.
+fn spawn_at(w: *mut ThrongWorld, group: u32, starts: &[crate::prelude::Vec2]) {
+    for &p in starts {
+        let mut agent = 0;
+        ok(unsafe {
+            throng_world_spawn(w, &throng_agent_desc_default(group, p.x, p.y), &mut agent)
+        });
     }
 }

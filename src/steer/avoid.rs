@@ -5,7 +5,8 @@
 use glam::Vec2;
 
 use crate::behaviours::avoidance::{
-    agent_line, disc_line, headway_speed, make_way, share, solve, wall_line, Encounter,
+    agent_line, disc_line, headway_speed, make_way, share, solve, wall_line, AvoidanceParams,
+    Encounter,
 };
 use crate::behaviours::AgentState;
 use crate::math::{normalize_or_zero, rotate_cw_by};
@@ -52,6 +53,18 @@ enum Standing {
 /// Two bodies touch when their centres are at most this many times the sum of
 /// their radii apart.
 const TOUCH: f32 = 1.1;
+
+/// The avoidance of the group of the agent in `j`, if it avoids.
+#[inline]
+fn avoidance_of(ctx: &SteerCtx<'_>, j: usize) -> Option<AvoidanceParams> {
+    ctx.plans[ctx.group[j] as usize].avoidance.map(|a| a.params)
+}
+
+/// Whether an agent whose mask is `mask` avoids one whose group avoids as `theirs`.
+#[inline]
+fn avoids(mask: u32, theirs: Option<AvoidanceParams>) -> bool {
+    mask & theirs.map_or(LAYERS_OF_NON_AVOIDERS, |t| t.layers) != 0
+}
 
 /// `preferred` slowed to at most `headway` (the time gap's speed; infinite: none).
 fn keep_time_gap(preferred: Vec2, headway: f32) -> Vec2 {
@@ -361,9 +374,8 @@ fn half_planes<const SCALED: bool>(
     let mut aside = Vec2::ZERO;
     for &r in &s.rows {
         let j = r as usize;
-        let theirs = ctx.plans[ctx.group[j] as usize].avoidance.map(|a| a.params);
-        let their_layers = theirs.map_or(LAYERS_OF_NON_AVOIDERS, |t| t.layers);
-        if params.mask & their_layers == 0 {
+        let theirs = avoidance_of(ctx, j);
+        if !avoids(params.mask, theirs) {
             continue;
         }
         let rel_pos = from_me(ctx.pos[j]);
@@ -404,10 +416,7 @@ fn half_planes<const SCALED: bool>(
                 let ahead = normalize_or_zero(preferred);
                 let headway = s.rows.iter().fold(f32::INFINITY, |slowest, &r| {
                     let j = r as usize;
-                    let their_layers = ctx.plans[ctx.group[j] as usize]
-                        .avoidance
-                        .map_or(LAYERS_OF_NON_AVOIDERS, |t| t.params.layers);
-                    if j == row || params.mask & their_layers == 0 {
+                    if j == row || !avoids(params.mask, avoidance_of(ctx, j)) {
                         return slowest;
                     }
                     let reach = (me.radius + ctx.radius[j]) * scale;
