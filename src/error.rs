@@ -43,9 +43,13 @@ pub enum ThrongError {
         world = .0.world()
     )]
     ForeignAgent(AgentId),
-    /// The group index names no group of this world.
+    /// The group id names no group of this world (never added, or removed since).
     #[error("unknown group {0}")]
     UnknownGroup(GroupId),
+    /// The group id belongs to another world (one not restored from this world's
+    /// snapshots, nor this one from its).
+    #[error("group {0} belongs to another world ({world}) than this one", world = .0.world())]
+    ForeignGroup(GroupId),
     /// A group or scene parameter is invalid.
     #[error("invalid {field}: {reason}")]
     InvalidParameter {

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::agents::WorldTag;
 use crate::behaviours::angular::{AlignParams, VelocityMatchParams};
 use crate::behaviours::approach::ApproachParams;
 use crate::behaviours::avoidance::AvoidanceParams;
@@ -333,27 +334,48 @@ fn kernel_check(field: &str, r: std::result::Result<(), String>) -> Result<()> {
     })
 }
 
-/// An index into one of a world's tables of scene items (paths, goal fields), in the
-/// order they were added; ids are not reused.
+/// An id of one of a world's tables of scene items (paths, goal fields): its index, in
+/// the order they were added (ids are not reused), and the world it belongs to. An id
+/// the world gave out names that world's item only: another world refuses it (a world
+/// restored from a snapshot takes the snapshot's world, as for agent handles). An id
+/// made with `from_index` belongs to no world yet and names the `index`-th item of
+/// whichever world it is given to: how profiles and the C ABI name paths and fields.
 macro_rules! scene_id {
     ($(#[$doc:meta])* $name:ident, $what:literal) => {
         $(#[$doc])*
         #[derive(
             Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
         )]
-        pub struct $name(pub(crate) u32);
+        pub struct $name {
+            pub(crate) index: u32,
+            pub(crate) world: WorldTag,
+        }
 
         impl $name {
-            #[doc = concat!("The id of the ", $what, " at this index (the `index`-th ", $what, " added to a world).")]
+            #[doc = concat!("The id of the ", $what, " at this index (the `index`-th ", $what, " added), of whichever world it is given to.")]
             #[must_use]
             pub fn from_index(index: usize) -> Self {
-                Self(u32::try_from(index).unwrap_or(u32::MAX))
+                Self {
+                    index: u32::try_from(index).unwrap_or(u32::MAX),
+                    world: WorldTag::NONE,
+                }
             }
 
             #[doc = concat!("The ", $what, "'s index in the world, in the order they were added.")]
             #[must_use]
             pub fn index(self) -> usize {
-                self.0 as usize
+                self.index as usize
+            }
+
+            #[doc = concat!("The world that gave out this id; `None` for an id made with `from_index`.")]
+            #[must_use]
+            pub fn world(self) -> Option<WorldTag> {
+                (self.world != WorldTag::NONE).then_some(self.world)
+            }
+
+            /// The id of item `index` of the world tagged `world`.
+            pub(crate) fn of_world(index: u32, world: WorldTag) -> Self {
+                Self { index, world }
             }
         }
     };

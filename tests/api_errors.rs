@@ -49,7 +49,7 @@ fn invalid_spawns_are_rejected() {
     let bad_group = AgentSpec::new(foreign, Vec2::ZERO);
     assert!(matches!(
         w.spawn(bad_group),
-        Err(ThrongError::UnknownGroup(_))
+        Err(ThrongError::ForeignGroup(_))
     ));
     assert_eq!(w.len(), 1, "nothing was added");
 }
@@ -193,7 +193,7 @@ fn group_targets_reach_exactly_the_group() {
     }
     assert_eq!(
         w.set_group_target(unknown, other),
-        Err(ThrongError::UnknownGroup(unknown))
+        Err(ThrongError::ForeignGroup(unknown))
     );
     assert_eq!(w.target(a).unwrap(), goal);
     assert_eq!(w.target(c).unwrap(), goal);
@@ -254,10 +254,9 @@ fn another_worlds_group_is_refused_even_at_the_same_index() {
     let foreign = other.add_group(GroupConfig::new("g")).unwrap();
     assert_eq!(foreign.index(), g.index());
     assert!(w.group(foreign).is_none());
-    assert!(matches!(
-        w.spawn(AgentSpec::new(foreign, Vec2::ZERO)),
-        Err(ThrongError::UnknownGroup(_))
-    ));
+    let e = w.spawn(AgentSpec::new(foreign, Vec2::ZERO)).unwrap_err();
+    assert_eq!(e, ThrongError::ForeignGroup(foreign));
+    assert!(e.to_string().contains("belongs to another world"), "{e}");
     assert!(w.set_group_target(foreign, Target::None).is_err());
     assert!(w.remove_group(foreign).is_err());
     assert_eq!(w.len(), 1);
@@ -298,4 +297,83 @@ fn a_removed_groups_slot_is_taken_by_a_later_group_and_its_id_stays_dead() {
     }
     assert_eq!(w.groups().count(), 2);
     assert!(w.group(last).is_some());
+}
+
+#[test]
+fn another_worlds_path_and_field_ids_are_refused_and_say_so() {
+    use throng::behaviours::field::FollowFieldParams;
+    use throng::behaviours::path::PathFollowParams;
+    use throng::group::PathId;
+    use throng::scene::{FieldSpec, Goal, Path};
+    use throng::FieldId;
+
+    let (mut w, _, a) = world();
+    let line = || Path::open(vec![Vec2::ZERO, Vec2::X * 10.0]).unwrap();
+    let spec = || {
+        FieldSpec::new(vec![Goal::Point(Vec2::new(5.0, 0.0))], 0.5)
+            .with_bounds(Vec2::splat(-10.0), Vec2::splat(10.0))
+    };
+    let (path, field) = (
+        w.add_path(line()).unwrap(),
+        w.add_goal_field(spec()).unwrap(),
+    );
+    assert_eq!(path.world(), Some(w.ids()[0].world()));
+    let mut other = World::default();
+    let (their_path, their_field) = (
+        other.add_path(line()).unwrap(),
+        other.add_goal_field(spec()).unwrap(),
+    );
+    // Same indices, another world: refused everywhere, saying so, nothing changed.
+    assert_eq!(
+        (their_path.index(), their_field.index()),
+        (path.index(), field.index())
+    );
+    let hash = w.state_hash();
+    assert!(w.path(their_path).is_none() && w.goal_field(their_field).is_none());
+    let says = |e: ThrongError| {
+        let e = e.to_string();
+        assert!(e.contains("belongs to another world"), "{e}");
+    };
+    says(w.set_agent_path(a, Some(their_path)).unwrap_err());
+    says(w.remove_path(their_path).unwrap_err());
+    says(w.remove_goal_field(their_field).unwrap_err());
+    says(w.field_distance(their_field, Vec2::ZERO).unwrap_err());
+    let follows = |p: PathId, f: FieldId| {
+        GroupConfig::new("followers")
+            .with(
+                Behaviour::FollowPath {
+                    path: Some(p),
+                    params: PathFollowParams::default(),
+                },
+                1.0,
+            )
+            .with(
+                Behaviour::FollowField {
+                    field: f,
+                    params: FollowFieldParams::default(),
+                },
+                1.0,
+            )
+    };
+    says(w.add_group(follows(their_path, field)).unwrap_err());
+    says(w.add_group(follows(path, their_field)).unwrap_err());
+    assert_eq!(w.state_hash(), hash);
+    // This world's ids, and ids of no world (as profiles and the C ABI make them).
+    let g = w.add_group(follows(path, field)).unwrap();
+    let unbound = follows(PathId::from_index(0), FieldId::from_index(0));
+    assert!(PathId::from_index(0).world().is_none());
+    w.add_group(unbound).unwrap();
+    w.set_agent_path(a, Some(PathId::from_index(0))).unwrap();
+    assert_eq!(w.agent_path(a).unwrap(), Some(path));
+    assert_eq!(w.paths().next().unwrap().0, path);
+    assert_eq!(w.goal_fields().next().unwrap().0, field);
+    // A group follows them: not removable, by either id.
+    assert!(w.remove_path(PathId::from_index(0)).is_err());
+    assert!(w.remove_goal_field(field).is_err());
+    // A restored copy is the same world: the ids hold there, the other's do not.
+    let copy = World::from_snapshot(w.snapshot()).unwrap();
+    assert!(copy.path(path).is_some() && copy.goal_field(field).is_some());
+    assert!(copy.path(their_path).is_none());
+    assert_eq!(copy.group(g), w.group(g));
+    assert_eq!(copy.state_hash(), w.state_hash());
 }

@@ -212,7 +212,7 @@ fn in_place_changes_keep_the_handle() {
     let unknown = other.add_group(GroupConfig::new("d")).unwrap();
     assert!(matches!(
         w.set_agent_group(id, unknown),
-        Err(ThrongError::UnknownGroup(_))
+        Err(ThrongError::ForeignGroup(_))
     ));
     assert_eq!(w.agent_group(id).unwrap(), fleers);
     assert_eq!(w.radii()[w.row(id).unwrap()], 0.9);
@@ -274,10 +274,25 @@ fn a_handle_of_another_world_is_refused_and_a_restored_copy_accepts_it() {
     assert_eq!(here.len(), 10);
     let message = ThrongError::ForeignAgent(foreign).to_string();
     assert!(message.contains("another world"), "{message}");
-    // Bits carry the world too: another world's bits name no agent here.
+    // Bits carry the world too: another live world's bits name no agent here, and
+    // are read as that world's handle, refused as foreign.
     let decoded = here.agent_from_bits(foreign.to_bits());
     assert!(!here.contains(decoded));
+    assert_eq!(decoded, foreign);
+    assert_eq!(
+        here.position(decoded),
+        Err(ThrongError::ForeignAgent(foreign))
+    );
     assert_eq!(there.agent_from_bits(foreign.to_bits()), foreign);
+    // A despawned agent's bits, and bits no world gave out, are this world's unknown
+    // handles.
+    let gone = here.ids()[9];
+    here.despawn(gone).unwrap();
+    assert_eq!(here.agent_from_bits(gone.to_bits()), gone);
+    assert!(matches!(
+        here.position(here.agent_from_bits(gone.to_bits() ^ (0x5555 << 40))),
+        Err(ThrongError::UnknownAgent(_))
+    ));
 
     // A world restored from a snapshot is the same world: the handles work in it.
     there.step(0.05).unwrap();

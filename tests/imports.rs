@@ -20,8 +20,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("scene", &["math", "rng"]),
     ("spatial", &["math", "rng"]),
     ("behaviours", &["math", "rng", "integrate", "scene"]),
-    ("group", &["behaviours", "combine"]),
     ("agents", &["behaviours", "integrate", "math", "rng"]),
+    ("group", &["agents", "behaviours", "combine"]),
     ("memory", &["spatial"]),
     (
         "steer",

@@ -100,7 +100,7 @@ fn bad_queries_are_refused() {
     assert_eq!(w.groups().count(), 1);
     assert!(matches!(
         w.agents_within(Vec2::ZERO, 1.0, Some(unknown), &mut out),
-        Err(ThrongError::UnknownGroup(_))
+        Err(ThrongError::ForeignGroup(_))
     ));
     assert!(w.nearest_agent(Vec2::ZERO, f32::NAN, None).is_err());
     assert!(w

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 
 /// A stable handle to an agent. Rows move when other agents are despawned or the
 /// crowd is re-sorted; ids don't. A handle whose agent was despawned is *stale*:
@@ -205,7 +206,39 @@ pub(crate) struct Slots {
     world: WorldTag,
     slots: Vec<Slot>,
     free: Vec<u32>,
+    /// What this table has given out, as the other live worlds see it (not part of
+    /// the state: a table read from a snapshot is entered by [`Slots::registered`]).
+    #[serde(skip)]
+    given: Arc<GivenOut>,
 }
+
+/// How far a slot table's handles reach: its slot count and the highest generation
+/// it has given out. Kept in [`LIVE`] for every live world, so that a handle's bits
+/// that one world does not know can be recognised as another live world's (a C
+/// caller's bits carry the world only as a mask: [`AgentId::to_bits`]).
+#[derive(Debug, Default)]
+struct GivenOut {
+    slots: AtomicU32,
+    generation: AtomicU32,
+}
+
+impl GivenOut {
+    /// Whether a table of this reach could have given out `id`.
+    fn could_have_given(&self, id: AgentId) -> bool {
+        id.index < self.slots.load(Ordering::Relaxed)
+            && id.generation <= self.generation.load(Ordering::Relaxed)
+    }
+
+    fn note(&self, id: AgentId) {
+        self.slots.fetch_max(id.index + 1, Ordering::Relaxed);
+        self.generation.fetch_max(id.generation, Ordering::Relaxed);
+    }
+}
+
+/// The slot tables of the live worlds, by tag (a world's copies restored from its
+/// snapshots share its tag). Entries of dropped worlds are swept when a world
+/// registers.
+static LIVE: Mutex<Vec<(WorldTag, Weak<GivenOut>)>> = Mutex::new(Vec::new());
 
 impl Slots {
     /// An empty table for the world tagged `world`.
@@ -214,7 +247,47 @@ impl Slots {
             world,
             slots: Vec::new(),
             free: Vec::new(),
+            given: Arc::default(),
         }
+        .registered()
+    }
+
+    /// This table entered among the live worlds' (done by [`Slots::new`]; a table
+    /// read from a snapshot is entered with this).
+    pub(crate) fn registered(mut self) -> Self {
+        let given = Arc::new(GivenOut::default());
+        given.slots.store(
+            u32::try_from(self.slots.len()).unwrap_or(u32::MAX),
+            Ordering::Relaxed,
+        );
+        let highest = self.slots.iter().map(|s| s.generation).max().unwrap_or(0);
+        given.generation.store(highest, Ordering::Relaxed);
+        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        live.retain(|(_, w)| w.strong_count() > 0);
+        live.push((self.world, Arc::downgrade(&given)));
+        self.given = given;
+        self
+    }
+
+    /// The handle that `bits` ([`AgentId::to_bits`]) name: this world's, or, where
+    /// no agent of this world has them and another live world has given out such a
+    /// handle, that world's (so that the caller hears it belongs elsewhere).
+    pub(crate) fn handle_of_bits(&self, bits: u64) -> AgentId {
+        let here = AgentId::from_bits(bits, self.world);
+        if self.row(here).is_some() {
+            return here;
+        }
+        let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        live.iter()
+            .filter(|(tag, _)| *tag != self.world)
+            .find_map(|(tag, given)| {
+                let there = AgentId::from_bits(bits, *tag);
+                given
+                    .upgrade()
+                    .is_some_and(|g| g.could_have_given(there))
+                    .then_some(there)
+            })
+            .unwrap_or(here)
     }
 
     /// The tag of the world these slots belong to.
@@ -224,24 +297,27 @@ impl Slots {
 
     /// A new handle pointing at `row`.
     pub(crate) fn alloc(&mut self, row: u32) -> Option<AgentId> {
-        if let Some(index) = self.free.pop() {
+        let id = if let Some(index) = self.free.pop() {
             let slot = &mut self.slots[index as usize];
             slot.row = row;
-            return Some(AgentId {
+            AgentId {
                 index,
                 generation: slot.generation,
                 world: self.world,
-            });
-        }
-        let index = u32::try_from(self.slots.len())
-            .ok()
-            .filter(|&i| i != NO_ROW)?;
-        self.slots.push(Slot { generation: 0, row });
-        Some(AgentId {
-            index,
-            generation: 0,
-            world: self.world,
-        })
+            }
+        } else {
+            let index = u32::try_from(self.slots.len())
+                .ok()
+                .filter(|&i| i != NO_ROW)?;
+            self.slots.push(Slot { generation: 0, row });
+            AgentId {
+                index,
+                generation: 0,
+                world: self.world,
+            }
+        };
+        self.given.note(id);
+        Some(id)
     }
 
     /// The row of a live handle of this world.

@@ -12,7 +12,8 @@
 //!   checked for: a non-null pointer must point at what the function says).
 //! - Agent handles are `uint64_t` (the slot in the low 32 bits, its generation in
 //!   the high 32, mixed with the world's tag: a despawned agent's handle stays
-//!   stale after its slot is reused, and another world's handle names no agent).
+//!   stale after its slot is reused, and another world's handle names no agent:
+//!   while that world lives, the message says the handle belongs to another world).
 //!   A world restored from a snapshot takes the snapshot's world: the handles of
 //!   the world it was taken from name the same agents in it.
 //!   Group and path ids are `uint32_t`, in the order they were added.
@@ -112,7 +113,9 @@ impl From<ThrongError> for Failure {
             ThrongError::UnknownAgent(_) | ThrongError::ForeignAgent(_) => {
                 ThrongStatus::UnknownAgent
             }
-            ThrongError::UnknownGroup(_) => ThrongStatus::UnknownGroup,
+            ThrongError::UnknownGroup(_) | ThrongError::ForeignGroup(_) => {
+                ThrongStatus::UnknownGroup
+            }
             ThrongError::Capacity(_) => ThrongStatus::Capacity,
             ThrongError::OutOfMemory { .. } => ThrongStatus::OutOfMemory,
             ThrongError::InvalidSnapshot(_) => ThrongStatus::InvalidSnapshot,

@@ -804,23 +804,45 @@ fn a_stale_handle_stays_stale_after_its_slot_is_reused() {
 }
 
 #[test]
-fn a_handle_of_another_world_names_no_agent() {
+fn a_handle_of_another_world_names_no_agent_and_is_called_so() {
     let (a, b) = (Fixture::new(), Fixture::new());
     assert_eq!(
         a.walker as u32, b.walker as u32,
         "the same slot in both worlds"
     );
+    let bits = format!("{:#018x}", b.walker);
     unsafe {
         let mut p = ThrongVec2::default();
         assert_eq!(
             throng_agent_position(a.world, b.walker, &mut p),
             ThrongStatus::UnknownAgent
         );
+        let message = last_error();
+        assert!(message.contains("belongs to another world"), "{message}");
+        assert!(message.contains(&bits), "{message}");
         let mut live = true;
         ok(throng_world_contains(a.world, b.walker, &mut live));
         assert!(!live);
         ok(throng_agent_position(a.world, a.walker, &mut p));
+        // A stale handle of this world stays "unknown or despawned".
+        assert_eq!(
+            throng_agent_position(a.world, a.stale(), &mut p),
+            ThrongStatus::UnknownAgent
+        );
+        let message = last_error();
+        assert!(message.contains("unknown or despawned"), "{message}");
     }
+    // Once the other world is gone, its handle is only unknown here.
+    let walker = b.walker;
+    drop(b);
+    let mut p = ThrongVec2::default();
+    assert_eq!(
+        unsafe { throng_agent_position(a.world, walker, &mut p) },
+        ThrongStatus::UnknownAgent
+    );
+    let message = last_error();
+    assert!(message.contains("unknown or despawned"), "{message}");
+    assert!(message.contains(&bits), "{message}");
 }
 
 #[test]

@@ -191,14 +191,16 @@ impl World {
         }
     }
 
-    /// The handle whose [`AgentId::to_bits`] are `bits`, taken as a handle of this
-    /// world: the inverse of `to_bits` for this world's handles (and those of the
-    /// worlds restored from its snapshots). It may name no live agent: bits of a
-    /// despawned agent, or of another world's, give a handle that every call refuses
-    /// as unknown.
+    /// The handle whose [`AgentId::to_bits`] are `bits`: the inverse of `to_bits` for
+    /// this world's handles (and those of the worlds restored from its snapshots). It
+    /// may name no live agent: the bits of a despawned agent give a handle every call
+    /// refuses as unknown; bits that no agent of this world has but another live world
+    /// has given out give that world's handle, which every call here refuses as
+    /// [`ThrongError::ForeignAgent`] (the bits carry the world only as a mask, so this
+    /// is read from what the live worlds have given out).
     #[must_use]
     pub fn agent_from_bits(&self, bits: u64) -> AgentId {
-        AgentId::from_bits(bits, self.slots.world())
+        self.slots.handle_of_bits(bits)
     }
 
     /// The handle of every row.
@@ -591,20 +593,16 @@ impl World {
     /// does not have.
     pub fn set_agent_path(&mut self, id: AgentId, path: Option<PathId>) -> Result<()> {
         let row = self.row(id)?;
-        if let Some(p) = path {
-            if self.path(p).is_none() {
-                return Err(ThrongError::InvalidParameter {
-                    field: "path".to_string(),
-                    reason: format!("no path {} in this world", p.index()),
-                });
-            }
+        let own = path.map(|p| self.path_slot(p, "path").map(|(slot, _)| slot));
+        let own = own.transpose()?;
+        if own.is_some() {
             self.cols.start_paths();
         }
         if let Some(r) = self.cols.path.get_mut(row) {
-            *r = path.map_or(NO_PATH, |p| p.0);
+            // Paths are counted in u32 (`add_path`).
+            *r = own.map_or(NO_PATH, |p| p as u32);
         }
         let group = &self.groups[usize::from(self.cols.group[row])];
-        let own = path.map(PathId::index);
         self.cols.memory[row].path_progress = self.path_progress_at(own, group, self.cols.pos[row]);
         Ok(())
     }
@@ -615,7 +613,8 @@ impl World {
     /// An unknown handle.
     pub fn agent_path(&self, id: AgentId) -> Result<Option<PathId>> {
         let row = self.row(id)?;
-        Ok(own_path(self.cols.path.rows(), row).map(PathId::from_index))
+        let tag = self.tag();
+        Ok(own_path(self.cols.path.rows(), row).map(|p| PathId::of_world(p as u32, tag)))
     }
 
     /// Set an agent's formation offset (offset pursuit); its handle stays.

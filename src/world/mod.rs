@@ -377,7 +377,11 @@ impl World {
 
     /// The configuration of a group this world has.
     pub(crate) fn live_group(&self, group: GroupId) -> Result<&GroupConfig> {
-        self.group(group).ok_or(ThrongError::UnknownGroup(group))
+        self.group(group).ok_or(if group.world() == self.tag() {
+            ThrongError::UnknownGroup(group)
+        } else {
+            ThrongError::ForeignGroup(group)
+        })
     }
 
     fn validate_group(&self, config: &GroupConfig) -> Result<()> {
@@ -387,23 +391,36 @@ impl World {
                 path: Some(path), ..
             } = b.behaviour
             {
-                if self.path(path).is_none() {
-                    return Err(ThrongError::InvalidParameter {
-                        field: format!("behaviours[{i}].path"),
-                        reason: format!("no path {} in this world", path.index()),
-                    });
-                }
+                self.path_slot(path, &format!("behaviours[{i}].path"))?;
             }
             if let Behaviour::FollowField { field, .. } = b.behaviour {
-                if self.goal_field(field).is_none() {
-                    return Err(ThrongError::InvalidParameter {
-                        field: format!("behaviours[{i}].field"),
-                        reason: format!("no goal field {} in this world", field.index()),
-                    });
-                }
+                self.field_slot(field, &format!("behaviours[{i}].field"))?;
             }
         }
         Ok(())
+    }
+
+    /// The tag of this world, which its handles and ids carry.
+    pub(crate) fn tag(&self) -> crate::agents::WorldTag {
+        self.slots.world()
+    }
+
+    /// The path this world has that `path` names, with its index; else why not, as
+    /// an error about the parameter `field`.
+    pub(crate) fn path_slot(&self, path: PathId, field: &str) -> Result<(usize, &Path)> {
+        scene_slot(
+            &self.paths,
+            (path.index(), path.world()),
+            self.tag(),
+            ("path", field),
+        )
+    }
+
+    /// [`World::path_slot`] for a goal field.
+    fn field_slot(&self, id: FieldId, field: &str) -> Result<(usize, &GoalField)> {
+        let item = (id.index(), id.world());
+        scene_slot(&self.fields, item, self.tag(), ("goal field", field))
+            .map(|(slot, f)| (slot, &**f))
     }
 
     // ---- the static scene -----------------------------------------------
@@ -528,7 +545,7 @@ impl World {
             None => build(),
         }?;
         self.fields.push(Some(Arc::new(field)));
-        Ok(FieldId(id))
+        Ok(FieldId::of_world(id, self.tag()))
     }
 
     /// Remove a goal field; its id names no field any more (ids are not reused).
@@ -538,28 +555,22 @@ impl World {
     /// follow-field behaviour names it (change the group first); the world is
     /// unchanged then.
     pub fn remove_goal_field(&mut self, field: FieldId) -> Result<()> {
-        let bad = |reason: String| ThrongError::InvalidParameter {
-            field: "field".to_string(),
-            reason,
-        };
-        if self.goal_field(field).is_none() {
-            return Err(bad(format!(
-                "no goal field {} in this world",
-                field.index()
-            )));
-        }
+        let (slot, _) = self.field_slot(field, "field")?;
+        // The groups' ids are this world's (or of no world): the index tells.
         if let Some((_, g)) = self.groups().find(|(_, g)| {
-            g.behaviours.iter().any(
-                |b| matches!(b.behaviour, Behaviour::FollowField { field: f, .. } if f == field),
-            )
+            g.behaviours.iter().any(|b| {
+                matches!(b.behaviour, Behaviour::FollowField { field: f, .. } if f.index() == slot)
+            })
         }) {
-            return Err(bad(format!(
-                "goal field {} is followed by group `{}`; change the group first",
-                field.index(),
-                g.name
-            )));
+            return Err(ThrongError::InvalidParameter {
+                field: "field".to_string(),
+                reason: format!(
+                    "goal field {slot} is followed by group `{}`; change the group first",
+                    g.name
+                ),
+            });
         }
-        self.fields[field.index()] = None;
+        self.fields[slot] = None;
         Ok(())
     }
 
@@ -597,10 +608,11 @@ impl World {
         self.lod
     }
 
-    /// A goal field of this world (`None` if it has no such field, or it was removed).
+    /// A goal field of this world (`None` if it has no such field, it was removed, or
+    /// the id is another world's).
     #[must_use]
     pub fn goal_field(&self, field: FieldId) -> Option<&GoalField> {
-        self.fields.get(field.index()).and_then(Option::as_deref)
+        self.field_slot(field, "field").ok().map(|(_, f)| f)
     }
 
     /// The goal fields, in the order they were added (removed ones left out).
@@ -608,7 +620,7 @@ impl World {
         self.fields
             .iter()
             .enumerate()
-            .filter_map(|(i, f)| f.as_deref().map(|f| (FieldId::from_index(i), f)))
+            .filter_map(|(i, f)| Some((FieldId::of_world(i as u32, self.tag()), f.as_deref()?)))
     }
 
     /// The travel distance from `p` to the nearest goal of `field`; `None` where no
@@ -617,12 +629,7 @@ impl World {
     /// # Errors
     /// [`ThrongError::InvalidParameter`] when there is no such field.
     pub fn field_distance(&self, field: FieldId, p: glam::Vec2) -> Result<Option<f32>> {
-        let f = self
-            .goal_field(field)
-            .ok_or_else(|| ThrongError::InvalidParameter {
-                field: "field".to_string(),
-                reason: format!("no goal field {} in this world", field.index()),
-            })?;
+        let (_, f) = self.field_slot(field, "field")?;
         Ok(match f.sample(p) {
             crate::scene::FieldSample::Toward { distance, .. } => Some(distance),
             crate::scene::FieldSample::AtGoal => Some(0.0),
@@ -638,7 +645,7 @@ impl World {
             .filter(|&i| i != crate::agents::NO_PATH)
             .ok_or(ThrongError::Capacity("paths"))?;
         self.paths.push(Some(path));
-        Ok(PathId(id))
+        Ok(PathId::of_world(id, self.tag()))
     }
 
     /// Remove a path. Agents that had it as their own path
@@ -650,30 +657,27 @@ impl World {
     /// it (change the group first, [`World::set_group`]), or when there is no such
     /// path; the world is unchanged then.
     pub fn remove_path(&mut self, path: PathId) -> Result<()> {
-        let bad = |reason: String| ThrongError::InvalidParameter {
-            field: "path".to_string(),
-            reason,
-        };
-        if self.path(path).is_none() {
-            return Err(bad(format!("no path {} in this world", path.index())));
-        }
+        let (slot, _) = self.path_slot(path, "path")?;
+        // The groups' ids are this world's (or of no world): the index tells.
         if let Some((_, g)) = self.groups().find(|(_, g)| {
-            g.behaviours.iter().any(
-                |b| matches!(b.behaviour, Behaviour::FollowPath { path: Some(p), .. } if p == path),
-            )
+            g.behaviours.iter().any(|b| {
+                matches!(b.behaviour, Behaviour::FollowPath { path: Some(p), .. } if p.index() == slot)
+            })
         }) {
-            return Err(bad(format!(
-                "path {} is followed by group `{}`; change the group first",
-                path.index(),
-                g.name
-            )));
+            return Err(ThrongError::InvalidParameter {
+                field: "path".to_string(),
+                reason: format!(
+                    "path {slot} is followed by group `{}`; change the group first",
+                    g.name
+                ),
+            });
         }
         for r in self.cols.path.rows_mut() {
-            if *r as usize == path.index() {
+            if *r as usize == slot {
                 *r = crate::agents::NO_PATH;
             }
         }
-        self.paths[path.index()] = None;
+        self.paths[slot] = None;
         Ok(())
     }
 
@@ -689,10 +693,11 @@ impl World {
         self.obstacles.obstacles()
     }
 
-    /// A path of this world (`None` if it has no such path, or it was removed).
+    /// A path of this world (`None` if it has no such path, it was removed, or the id
+    /// is another world's).
     #[must_use]
     pub fn path(&self, path: PathId) -> Option<&Path> {
-        self.paths.get(path.index()).and_then(Option::as_ref)
+        self.path_slot(path, "path").ok().map(|(_, p)| p)
     }
 
     /// The paths, in the order they were added (removed ones left out).
@@ -700,7 +705,7 @@ impl World {
         self.paths
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| p.as_ref().map(|p| (PathId::from_index(i), p)))
+            .filter_map(|(i, p)| Some((PathId::of_world(i as u32, self.tag()), p.as_ref()?)))
     }
 
     /// The leader whose sight the agent was in during the last tick, if any.
@@ -802,4 +807,27 @@ impl World {
     pub fn state_hash(&self) -> u64 {
         self.state_view().hash()
     }
+}
+
+/// The item an id names in a world's table of scene items (`table`, by index, `None`
+/// where one was removed), with its index, given the id's index and world, the table's
+/// world `here`, and (what the item is, the parameter it came in): an error where the
+/// id is another world's or names no item here.
+fn scene_slot<'a, T>(
+    table: &'a [Option<T>],
+    (index, world): (usize, Option<crate::agents::WorldTag>),
+    here: crate::agents::WorldTag,
+    (what, field): (&str, &str),
+) -> Result<(usize, &'a T)> {
+    let reason = match (world, table.get(index)) {
+        (Some(there), _) if there != here => {
+            format!("{what} {index} belongs to another world ({there}) than this one ({here})")
+        }
+        (_, Some(Some(item))) => return Ok((index, item)),
+        _ => format!("no {what} {index} in this world"),
+    };
+    Err(ThrongError::InvalidParameter {
+        field: field.to_string(),
+        reason,
+    })
 }

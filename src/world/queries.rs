@@ -87,7 +87,7 @@ impl World {
             });
         }
         if let Some(g) = group {
-            self.group(g).ok_or(ThrongError::UnknownGroup(g))?;
+            self.live_group(g)?;
         }
         let mut rows = Vec::new();
         if radius.is_infinite() {

@@ -15,7 +15,7 @@ use crate::scene::{FieldSpec, GoalField, Obstacle, Path, Wall};
 use super::{GroupSlot, LevelOfDetail, World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 8;
+pub const SNAPSHOT_VERSION: u32 = 9;
 
 /// The first bytes of [`Snapshot::to_bytes`]'s form.
 const MAGIC: &[u8; 4] = b"THRG";
@@ -337,6 +337,8 @@ impl World {
             ..
         } = snapshot;
         let mut world = World::new(config);
+        // The snapshot's world from the start: its groups name its paths and fields.
+        world.slots = Slots::new(slots.world());
         world.set_walls(&walls)?;
         world.set_obstacles(&obstacles)?;
         // Removed paths, fields and groups keep their places, so that the ids stay.
@@ -386,7 +388,7 @@ impl World {
             .path
             .rows()
             .iter()
-            .any(|&r| r != NO_PATH && world.path(PathId(r)).is_none())
+            .any(|&r| r != NO_PATH && world.path(PathId::from_index(r as usize)).is_none())
         {
             return Err(bad("an agent's own path that the snapshot does not have"));
         }
@@ -400,7 +402,7 @@ impl World {
         if world.plans.iter().any(|p| p.walks) {
             world.cols.start_walking();
         }
-        world.slots = slots;
+        world.slots = slots.registered();
         world.sighted_by = sighted_by;
         world.tick = tick;
         if !elapsed.is_finite() || elapsed < 0.0 {
