@@ -238,3 +238,33 @@ fn a_behaviour_the_movement_does_not_take_is_named() {
         "`seek`: a kinematic group takes only kinematic behaviours"
     );
 }
+
+#[test]
+fn a_profiles_setup_is_its_scene_and_groups_without_its_agents() {
+    for b in BUNDLED {
+        let profile = scenario::load_bundled(b).unwrap();
+        let setup = scenario::world_of_setup(&profile).unwrap();
+        let built = Scenario::build(&profile).unwrap();
+        let full = built.world();
+        assert_eq!(setup.len(), 0, "{}", b.name);
+        assert!(full.len() > 0, "{}", b.name);
+        // The same groups in the same slots, the same scene and settings.
+        let names = |w: &throng::World| {
+            w.groups()
+                .map(|(id, g)| (id.index(), g.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&setup), names(full), "{}", b.name);
+        assert_eq!(setup.walls(), full.walls(), "{}", b.name);
+        assert_eq!(setup.obstacles(), full.obstacles(), "{}", b.name);
+        assert_eq!(setup.paths().count(), full.paths().count(), "{}", b.name);
+        assert_eq!(
+            setup.goal_fields().count(),
+            full.goal_fields().count(),
+            "{}",
+            b.name
+        );
+        assert_eq!(setup.level_of_detail(), full.level_of_detail(), "{}", b.name);
+        assert_eq!(setup.config(), full.config(), "{}", b.name);
+    }
+}

@@ -40,6 +40,9 @@
 
 use std::collections::HashMap;
 
+#[cfg(feature = "gizmos")]
+pub mod gizmos;
+
 use bevy_app::{App, FixedUpdate, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2};

@@ -55,6 +55,38 @@ pub fn apply_layout(scene: &Layout, world: &mut World) -> crate::Result<()> {
     Ok(())
 }
 
+/// The world a profile sets up before its agents come: its settings, scene (walls,
+/// obstacles, paths, goal fields), level of detail and groups, in the profile's
+/// order (so the profile's group `i` is the world's group slot `i`). For a host that
+/// spawns its own agents into a profile's scene (a game's entities); the profile's
+/// own agents are [`Scenario::build`]'s.
+///
+/// # Errors
+/// As [`Scenario::build`].
+pub fn world_of_setup(profile: &Profile) -> crate::Result<World> {
+    set_up(profile, 0).map(|(world, _)| world)
+}
+
+/// [`world_of_setup`], with room reserved for `agents` (refused up front when they
+/// cannot fit), and the groups' ids.
+fn set_up(p: &Profile, agents: usize) -> crate::Result<(World, Vec<crate::GroupId>)> {
+    let mut world = World::new(WorldConfig {
+        seed: p.world.seed,
+        integrator: p.world.integrator,
+        index: p.world.index,
+        reorder_interval: p.world.reorder_interval,
+    });
+    world.reserve(agents)?;
+    apply_layout(&p.layout, &mut world)?;
+    world.set_level_of_detail(p.world.level_of_detail)?;
+    let gids = p
+        .groups
+        .iter()
+        .map(|g| world.add_group(g.config.clone()))
+        .collect::<crate::Result<Vec<_>>>()?;
+    Ok((world, gids))
+}
+
 /// What one agent aims at, as found when the scenario is built.
 #[derive(Clone, Copy)]
 enum Aim {
@@ -139,25 +171,13 @@ impl Scenario {
     /// the profile validation let through (a bug, reported rather than hidden).
     pub fn build(profile: &Profile) -> crate::Result<Self> {
         let p = profile;
-        let mut world = World::new(WorldConfig {
-            seed: p.world.seed,
-            integrator: p.world.integrator,
-            index: p.world.index,
-            reorder_interval: p.world.reorder_interval,
-        });
         // Refuse a crowd that cannot fit before placing anyone.
-        world.reserve(
-            p.groups
-                .iter()
-                .map(|g| g.count)
-                .fold(0, usize::saturating_add),
-        )?;
-        apply_layout(&p.layout, &mut world)?;
-        world.set_level_of_detail(p.world.level_of_detail)?;
-        let mut gids = Vec::with_capacity(p.groups.len());
-        for g in &p.groups {
-            gids.push(world.add_group(g.config.clone())?);
-        }
+        let agents = p
+            .groups
+            .iter()
+            .map(|g| g.count)
+            .fold(0, usize::saturating_add);
+        let (mut world, gids) = set_up(p, agents)?;
         // Placement and initial directions: one generator per group.
         let mut rngs: Vec<_> = (0..p.groups.len())
             .map(|g| agent_rng(mix_seed(p.world.seed, SPAWN_STREAM), g as u64))

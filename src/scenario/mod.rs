@@ -57,7 +57,7 @@ use toml::de::DeTable;
 pub use behaviour::BEHAVIOUR_KINDS;
 pub use error::ProfileError;
 pub use layout::{Circle, Layout, LayoutField, LayoutPath, Rect, WallSegment};
-pub use load::{apply_layout, GroupInfo, Scenario, ScenarioState};
+pub use load::{apply_layout, world_of_setup, GroupInfo, Scenario, ScenarioState};
 pub use profile::{
     BodySpec, GroupSpec, InitialDirection, Movement, Overrides, Profile, SquadSpec, TargetSpec,
     WorldSpec, MAX_COORDINATE, MAX_GROUP_COUNT, MIN_SEGMENT_LENGTH,
