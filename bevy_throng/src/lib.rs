@@ -37,11 +37,16 @@
 //! The crowd is the [`Crowd`] resource, which derefs to the engine's `World`: groups,
 //! walls, goal fields, queries and snapshots are the engine's own API. Stepping is
 //! bitwise the same as the plain engine's given the same spawns in the same order.
+//!
+//! Features: `gizmos` (debug draw through Bevy's gizmos, `gizmos`) and `profile`
+//! (throng profiles loaded as assets set the crowd up, `profile`).
 
 use std::collections::HashMap;
 
 #[cfg(feature = "gizmos")]
 pub mod gizmos;
+#[cfg(feature = "profile")]
+pub mod profile;
 
 use bevy_app::{App, FixedUpdate, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::prelude::*;
@@ -59,6 +64,8 @@ pub struct Crowd {
     agents: HashMap<Entity, AgentId>,
     /// Each agent's entity, for the messages.
     entities: HashMap<AgentId, Entity>,
+    /// Each group's body for entities that join it without one (a profile's).
+    bodies: HashMap<GroupId, Body>,
 }
 
 impl Crowd {
@@ -69,7 +76,25 @@ impl Crowd {
             world: World::new(config),
             agents: HashMap::new(),
             entities: HashMap::new(),
+            bodies: HashMap::new(),
         }
+    }
+
+    /// Put `world` in place of the crowd's world, with `bodies` the bodies of its
+    /// groups for entities that join them without one. The agent entities are the
+    /// old world's: they join the new one when their `AgentHandle` is removed.
+    pub fn replace_world(&mut self, world: World, bodies: HashMap<GroupId, Body>) {
+        self.world = world;
+        self.agents.clear();
+        self.entities.clear();
+        self.bodies = bodies;
+    }
+
+    /// The body an entity joining `group` without one of its own gets (the group's
+    /// from a profile; `None`: the engine's default body).
+    #[must_use]
+    pub fn body_of(&self, group: GroupId) -> Option<Body> {
+        self.bodies.get(&group).copied()
     }
 
     /// The entity of `agent`, if it is one of the plugin's.
@@ -370,7 +395,7 @@ fn join(
         };
         let at = throng::glam::Vec2::new(transform.translation.x, transform.translation.y);
         let mut spec = AgentSpec::new(group, at).with_target(target(&crowd, agent.aim));
-        if let Some(b) = agent.body {
+        if let Some(b) = agent.body.or_else(|| crowd.body_of(group)) {
             spec = spec
                 .with_limits(b.mass, b.max_speed, b.max_force)
                 .with_radius(b.radius);
