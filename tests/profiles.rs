@@ -247,7 +247,7 @@ fn a_profiles_setup_is_its_scene_and_groups_without_its_agents() {
         let built = Scenario::build(&profile).unwrap();
         let full = built.world();
         assert_eq!(setup.len(), 0, "{}", b.name);
-        assert!(full.len() > 0, "{}", b.name);
+        assert!(!full.is_empty(), "{}", b.name);
         // The same groups in the same slots, the same scene and settings.
         let names = |w: &throng::World| {
             w.groups()
@@ -264,7 +264,12 @@ fn a_profiles_setup_is_its_scene_and_groups_without_its_agents() {
             "{}",
             b.name
         );
-        assert_eq!(setup.level_of_detail(), full.level_of_detail(), "{}", b.name);
+        assert_eq!(
+            setup.level_of_detail(),
+            full.level_of_detail(),
+            "{}",
+            b.name
+        );
         assert_eq!(setup.config(), full.config(), "{}", b.name);
     }
 }
