@@ -456,19 +456,30 @@ fn drive(
     }
 }
 
-/// The level of detail follows the [`CrowdCamera`] entity; without one it is off.
+/// The level of detail follows the [`CrowdCamera`] entity; without one it is off. A
+/// setting the world refuses is reported once, not at every step it stays.
 fn follow_camera(
     mut crowd: ResMut<Crowd>,
     cameras: Query<(&CrowdCamera, &Transform)>,
     mut errors: ResMut<CrowdErrors>,
+    mut refused: Local<Option<CrowdCamera>>,
 ) {
-    let lod = cameras.iter().next().map(|(c, t)| {
+    let camera = cameras.iter().next();
+    let lod = camera.map(|(c, t)| {
         let centre = throng::glam::Vec2::new(t.translation.x, t.translation.y);
         throng::LevelOfDetail::new(centre, c.near, c.think_every)
     });
-    if crowd.world.level_of_detail() != lod {
-        if let Err(e) = crowd.world.set_level_of_detail(lod) {
-            errors.0.push(format!("crowd camera: {e}"));
+    if crowd.world.level_of_detail() == lod {
+        return;
+    }
+    match crowd.world.set_level_of_detail(lod) {
+        Ok(()) => *refused = None,
+        Err(e) => {
+            let setting = camera.map(|(c, _)| *c);
+            if *refused != setting {
+                errors.0.push(format!("crowd camera: {e}"));
+                *refused = setting;
+            }
         }
     }
 }

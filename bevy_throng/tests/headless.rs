@@ -309,6 +309,36 @@ fn a_crowd_camera_sets_the_level_of_detail_and_follows_its_entity() {
         errors.iter().any(|e| e.contains("think_every")),
         "{errors:?}"
     );
+    // Once, not at every step it stays (the camera moving meanwhile).
+    for x in [31.0, 32.0, 33.0] {
+        app.world_mut()
+            .entity_mut(camera)
+            .get_mut::<Transform>()
+            .unwrap()
+            .translation
+            .x = x;
+        steps(&mut app, 1);
+    }
+    let refused = |app: &App| {
+        let errors = &app.world().resource::<CrowdErrors>().0;
+        errors.iter().filter(|e| e.contains("think_every")).count()
+    };
+    assert_eq!(refused(&app), 1);
+    // Mended, then refused again: reported again.
+    app.world_mut()
+        .entity_mut(camera)
+        .get_mut::<CrowdCamera>()
+        .unwrap()
+        .think_every = 2;
+    steps(&mut app, 1);
+    assert_eq!(lod(&app).unwrap().think_every, 2);
+    app.world_mut()
+        .entity_mut(camera)
+        .get_mut::<CrowdCamera>()
+        .unwrap()
+        .think_every = 0;
+    steps(&mut app, 2);
+    assert_eq!(refused(&app), 2);
     // Without a camera, it is off.
     app.world_mut().despawn(camera);
     steps(&mut app, 1);
