@@ -281,6 +281,10 @@ fn a_crowd_camera_sets_the_level_of_detail_and_follows_its_entity() {
         ))
         .id();
     steps(&mut app, 1);
+    let set_think_every = |app: &mut App, k: u32| {
+        let mut c = app.world_mut().entity_mut(camera);
+        c.get_mut::<CrowdCamera>().unwrap().think_every = k;
+    };
     let lod = |app: &App| app.world().resource::<Crowd>().level_of_detail();
     let now = lod(&app).expect("a level of detail");
     assert_eq!(
@@ -297,11 +301,7 @@ fn a_crowd_camera_sets_the_level_of_detail_and_follows_its_entity() {
     steps(&mut app, 1);
     assert_eq!(lod(&app).unwrap().centre.x, 30.0);
     // A bad setting is reported, and the last good one kept.
-    app.world_mut()
-        .entity_mut(camera)
-        .get_mut::<CrowdCamera>()
-        .unwrap()
-        .think_every = 0;
+    set_think_every(&mut app, 0);
     steps(&mut app, 1);
     assert_eq!(lod(&app).unwrap().think_every, 4);
     let errors = &app.world().resource::<CrowdErrors>().0;
@@ -325,18 +325,10 @@ fn a_crowd_camera_sets_the_level_of_detail_and_follows_its_entity() {
     };
     assert_eq!(refused(&app), 1);
     // Mended, then refused again: reported again.
-    app.world_mut()
-        .entity_mut(camera)
-        .get_mut::<CrowdCamera>()
-        .unwrap()
-        .think_every = 2;
+    set_think_every(&mut app, 2);
     steps(&mut app, 1);
     assert_eq!(lod(&app).unwrap().think_every, 2);
-    app.world_mut()
-        .entity_mut(camera)
-        .get_mut::<CrowdCamera>()
-        .unwrap()
-        .think_every = 0;
+    set_think_every(&mut app, 0);
     steps(&mut app, 2);
     assert_eq!(refused(&app), 2);
     // Without a camera, it is off.
