@@ -10,15 +10,22 @@
 //! ```sh
 //! cargo run --release --example fundamental_diagram                      # two tables
 //! cargo run --release --example fundamental_diagram -- 'time_gap = 0.8'  # one
+//! cargo run --release --example fundamental_diagram -- --plot docs/speed-density.svg
 //! ```
 //!
 //! Without arguments: the pedestrian preset, then the preset with a time gap of 1 s
 //! (`AvoidanceParams::time_gap`). Arguments `key = value` set `time_horizon`,
 //! `obstacle_time_horizon`, `time_gap` or `side_bias` in place of the preset's.
+//! `--plot FILE` also draws speed against density beside Weidmann's curve (an SVG).
+
+#[path = "plot/mod.rs"]
+mod plot;
 
 use std::f32::consts::TAU;
+use std::path::PathBuf;
 
 use glam::Vec2;
+use plot::{Chart, Kind, Series};
 use throng::behaviours::avoidance::AvoidanceParams;
 use throng::rng::{agent_rng, uniform};
 use throng::scene::Wall;
@@ -216,7 +223,12 @@ fn main() {
             },
         ),
     ];
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let plot_to = args.iter().position(|a| a == "--plot").map(|i| {
+        let file = args.get(i + 1).expect("--plot needs a file").clone();
+        args.drain(i..i + 2);
+        PathBuf::from(file)
+    });
     if !args.is_empty() {
         let mut avoidance = AvoidanceParams::pedestrian();
         for arg in &args {
@@ -232,7 +244,9 @@ fn main() {
         }
         configs = vec![("the pedestrian preset with the arguments' keys", avoidance)];
     }
+    let mut series = Vec::new();
     for (name, avoidance) in configs {
+        let mut points = Vec::new();
         println!("\n{name}:\n");
         println!("| density asked (persons/m²) | measured | speed (m/s) | Weidmann at the measured density | speed / Weidmann | flow (persons/(m·s)) | speed's SD over time | samples below 0.1 m/s | deepest overlap |");
         println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -250,6 +264,29 @@ fn main() {
                 m.stopped * 100.0,
                 m.deepest
             );
+            points.push((m.density, m.speed));
         }
+        series.push(Series {
+            label: format!("throng: {name}"),
+            points,
+            kind: Kind::Measured,
+        });
+    }
+    if let Some(path) = plot_to {
+        series.push(Series {
+            label: "people: Weidmann 1993".into(),
+            points: (6..=108)
+                .map(|i| i as f32 * 0.05)
+                .map(|r| (r, weidmann(r)))
+                .collect(),
+            kind: Kind::Formula,
+        });
+        let chart = Chart {
+            title: "Speed against density (one way round a ring corridor 2.5 m wide)",
+            x: ("density (persons/m²)", 0.0..5.6),
+            y: ("speed (m/s)", 0.0..1.6),
+        };
+        plot::write(&path, &chart, &series).expect("the plot is written");
+        println!("\nwrote {}", path.display());
     }
 }

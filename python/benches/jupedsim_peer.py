@@ -7,8 +7,9 @@ environment holding throng (`pip install ./python`), then
     python python/benches/jupedsim_peer.py --sizes 150,1500,15000
 
 Both simulate bodies of radius 0.2 m wanting 1.2 m/s (JuPedSim's collision-free
-speed model with its defaults, time step 0.01 s, as its documentation sets it up;
-throng: ORCA with a goal field to the exit, time step 0.05 s). The room holds the
+speed model and its social force model, each with its defaults otherwise, time step
+0.01 s, as its documentation sets them up; throng: ORCA with a goal field to the
+exit, time step 0.05 s). The room holds the
 agents at the same density at every size (side 8 m at 150); the door is 1 m wide.
 Reported per size: wall-clock ms per simulated second and per agent and simulated
 second (the time steps differ, so per step says little), over the first `--window`
@@ -46,7 +47,19 @@ def spawn_points(n, seed):
         distance_to_polygon=0.1, seed=seed)
 
 
-def run_jupedsim(points, window, limit):
+def jupedsim_model(model):
+    """JuPedSim's model and the parameters of one agent of it, radius and desired
+    speed as throng's; everything else its defaults."""
+    import jupedsim as jps
+
+    if model == "sfm":
+        return jps.SocialForceModel(), lambda **kw: jps.SocialForceModelAgentParameters(
+            radius=RADIUS, desired_speed=SPEED, **kw)
+    return jps.CollisionFreeSpeedModel(), lambda **kw: (
+        jps.CollisionFreeSpeedModelAgentParameters(radius=RADIUS, desired_speed=SPEED, **kw))
+
+
+def run_jupedsim(points, window, limit, model):
     import jupedsim as jps
     from shapely import Polygon
 
@@ -54,21 +67,25 @@ def run_jupedsim(points, window, limit):
     room = Polygon([(-s, -s / 2), (0, -s / 2), (0, s / 2), (-s, s / 2)])
     corridor = Polygon([(-0.1, -DOOR / 2), (CORRIDOR, -DOOR / 2),
                         (CORRIDOR, DOOR / 2), (-0.1, DOOR / 2)])
-    sim = jps.Simulation(model=jps.CollisionFreeSpeedModel(),
-                         geometry=room.union(corridor), dt=0.01)
+    model, agent = jupedsim_model(model)
+    sim = jps.Simulation(model=model, geometry=room.union(corridor), dt=0.01)
     exit_id = sim.add_exit_stage([(CORRIDOR - 0.5, -DOOR / 2), (CORRIDOR, -DOOR / 2),
                                   (CORRIDOR, DOOR / 2), (CORRIDOR - 0.5, DOOR / 2)])
     journey = sim.add_journey(jps.JourneyDescription([exit_id]))
     for p in points:
-        sim.add_agent(jps.CollisionFreeSpeedModelAgentParameters(
-            journey_id=journey, stage_id=exit_id, position=p,
-            radius=RADIUS, desired_speed=SPEED))
+        sim.add_agent(agent(journey_id=journey, stage_id=exit_id, position=p))
     crossed = {}
     elapsed = 0.0
     timed = None
     while sim.agent_count() > 0 and sim.elapsed_time() < limit:
         t = time.perf_counter()
-        sim.iterate()
+        try:
+            sim.iterate()
+        except RuntimeError as e:
+            # The social force model can push a body out of the walkable area, which
+            # JuPedSim refuses by stopping the simulation: said, and timed until then.
+            print(f"    JuPedSim stopped at {sim.elapsed_time():.2f} s: {e}", flush=True)
+            break
         elapsed += time.perf_counter() - t
         if timed is None and sim.elapsed_time() >= window:
             timed = elapsed / sim.elapsed_time()
@@ -162,6 +179,8 @@ def main():
     ap.add_argument("--window", type=float, default=10.0)
     ap.add_argument("--limit", type=float, default=400.0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--models", default="cfsm,sfm",
+                    help="JuPedSim's models to run: cfsm (collision-free speed), sfm (social force)")
     args = ap.parse_args()
     print(f"{'agents':>7} {'system':>22} {'ms/sim s':>9} {'us/agent/sim s':>15} "
           f"{'out at':>8} {'flow /s':>8}")
@@ -169,10 +188,12 @@ def main():
         points = spawn_points(n, seed=1)
         # Past a few hundred agents only the timing window is run.
         limit = args.limit if n <= 300 else args.window
-        for name, run in (("JuPedSim (CFSM, 1 thread)",
-                           lambda: run_jupedsim(points, args.window, limit)),
-                          (f"throng (ORCA, {args.threads} threads)",
-                           lambda: run_throng(points, args.window, limit, args.threads))):
+        runs = [(f"JuPedSim ({m.upper()}, 1 thread)",
+                 lambda m=m: run_jupedsim(points, args.window, limit, m))
+                for m in args.models.split(",")]
+        runs.append((f"throng (ORCA, {args.threads} threads)",
+                     lambda: run_throng(points, args.window, limit, args.threads)))
+        for name, run in runs:
             per, done, times = run()
             f = flow(times) if done else None
             print(f"{n:7d} {name:>22} {per * 1e3:9.1f} {per * 1e6 / n:15.2f} "
