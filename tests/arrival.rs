@@ -24,9 +24,15 @@ fn scene(threads: usize) -> (World, Vec<AgentId>, AgentId, AgentId) {
     let g = w
         .add_group(GroupConfig::new("walkers").with(Behaviour::Arrive(arrive), 1.0))
         .unwrap();
-    // A wall across x = 20 from y = -50 to 50.
-    w.set_walls(&[Wall::new(Vec2::new(20.0, -50.0), Vec2::new(20.0, 50.0)).unwrap()])
-        .unwrap();
+    // A wall across x = 20 from y = -50 to 50, with walls going on from its ends
+    // (a U open to the left): no way round it that looks one wall ahead.
+    let wall = |a: (f32, f32), b: (f32, f32)| Wall::new(a.into(), b.into()).unwrap();
+    w.set_walls(&[
+        wall((20.0, -50.0), (20.0, 50.0)),
+        wall((20.0, -50.0), (0.0, -50.0)),
+        wall((20.0, 50.0), (0.0, 50.0)),
+    ])
+    .unwrap();
     let walkers: Vec<AgentId> = (0..12)
         .map(|i| {
             let at = Vec2::new(0.0, i as f32 * 3.0);

@@ -9,6 +9,18 @@ use crate::behaviours::avoidance::Line;
 use crate::behaviours::flocking::Neighbour;
 use crate::behaviours::leader::LeaderView;
 use crate::behaviours::targeting::Motion;
+use crate::behaviours::walls::detour;
+
+/// How far ahead on the straight line to its target (in its radii) an agent looks
+/// for a wall to walk round ([`SteerCtx::aim`]): a few steps, so that the test stays
+/// short and an agent walks up to a far wall before it turns along it.
+const DETOUR_REACH: f32 = 4.0;
+
+/// Only an agent making way toward its target at less than this share of its top
+/// speed looks for a wall to walk round ([`SteerCtx::aim`]): one that a wall holds
+/// back makes little, and one walking freely toward its target pays nothing for the
+/// test.
+const DETOUR_BELOW: f32 = 0.25;
 use crate::behaviours::AgentState;
 use crate::group::{GroupConfig, PathId};
 use crate::integrate::Integrator;
@@ -174,6 +186,41 @@ impl SteerCtx<'_> {
                 pos: self.pos[r as usize],
                 vel: self.vel[r as usize],
             }),
+        }
+    }
+
+    /// Whether the agents of group `g_idx` look for a wall between them and their
+    /// target ([`SteerCtx::aim`]): its behaviours head for targets, and the scene has
+    /// walls.
+    #[inline]
+    pub(crate) fn detours(&self, g_idx: usize) -> bool {
+        self.plans[g_idx].detours && !self.walls.is_empty()
+    }
+
+    /// Where the agent in `row`, of a group that [`detours`](Self::detours), heads for
+    /// its target `t`: the target itself, or, where a wall stands between within
+    /// [`DETOUR_REACH`] radii and the agent makes little way toward the target, just
+    /// past that wall's nearer end ([`detour`], two radii beyond it), at rest. Out of
+    /// line: only walled scenes come here.
+    #[inline(never)]
+    pub(crate) fn aim(&self, row: usize, t: Motion) -> Motion {
+        // Making way toward it at half its top speed or more: nothing holds it.
+        // (By squares: `v · ahead >= k · max_speed · |ahead|`.)
+        let (pos, ahead) = (self.pos[row], t.pos - self.pos[row]);
+        let making = self.vel[row].dot(ahead);
+        let enough = DETOUR_BELOW * self.max_speed[row];
+        if making >= 0.0 && making * making >= enough * enough * ahead.length_squared() {
+            return t;
+        }
+        let r = self.radius[row];
+        let to = detour(self.walls, pos, t.pos, (2.0 * r, DETOUR_REACH * r));
+        if to == t.pos {
+            t
+        } else {
+            Motion {
+                pos: to,
+                vel: Vec2::ZERO,
+            }
         }
     }
 

@@ -93,6 +93,8 @@ struct Dispatch<'c, 'a> {
     me: AgentState,
     my_slot: u32,
     target: Option<Motion>,
+    /// Where it heads for the target ([`SteerCtx::aim`]): the target, or round a wall.
+    aim: Option<Motion>,
     target_row: Option<usize>,
     neighbours: &'c [Neighbour],
     flock: Option<(FlockForces, SeparationParams)>,
@@ -108,6 +110,7 @@ impl Dispatch<'_, '_> {
         // once per behaviour of every agent.
         let (ctx, row, my_slot) = (self.ctx, self.row, self.my_slot);
         let (target, target_row, flock) = (&self.target, self.target_row, &self.flock);
+        let aim = &self.aim;
         let me = &self.me;
         let neighbours = self.neighbours;
         let memory = &mut *self.memory;
@@ -119,10 +122,10 @@ impl Dispatch<'_, '_> {
             Contribution::force(target.map_or(Vec2::ZERO, f))
         }
         match b {
-            Behaviour::Seek => on_target(target, |t| seek(me, t.pos)),
+            Behaviour::Seek => on_target(aim, |t| seek(me, t.pos)),
             Behaviour::Flee(p) => on_target(target, |t| flee(me, t.pos, p)),
-            Behaviour::Arrive(p) => on_target(target, |t| arrive(me, t.pos, p)),
-            Behaviour::Pursuit => on_target(target, |t| pursuit(me, &t)),
+            Behaviour::Arrive(p) => on_target(aim, |t| arrive(me, t.pos, p)),
+            Behaviour::Pursuit => on_target(aim, |t| pursuit(me, &t)),
             Behaviour::Evade(p) => on_target(target, |t| evade(me, &t, p)),
             Behaviour::Wander(p) => {
                 let (force, local) = wander(me, memory.wander, p, ctx.dt, rng);
@@ -141,7 +144,7 @@ impl Dispatch<'_, '_> {
                 Some((f, _)) => f.alignment,
                 None => alignment(me, neighbours),
             }),
-            Behaviour::Approach(p) => match target {
+            Behaviour::Approach(p) => match aim {
                 Some(t) => {
                     let (force, next) =
                         approach_step(me, t.pos, walker, p, (ctx.dt, ctx.integrator), rng);
@@ -162,13 +165,13 @@ impl Dispatch<'_, '_> {
             Behaviour::VelocityMatch(p) => target.map_or_else(Contribution::default, |t| {
                 Contribution::steering(velocity_match(me, t.vel, p))
             }),
-            Behaviour::KinematicSeek => target.map_or_else(Contribution::default, |t| {
+            Behaviour::KinematicSeek => aim.map_or_else(Contribution::default, |t| {
                 Contribution::kinematic(kinematic_seek(me, t.pos))
             }),
             Behaviour::KinematicFlee => target.map_or_else(Contribution::default, |t| {
                 Contribution::kinematic(kinematic_flee(me, t.pos))
             }),
-            Behaviour::KinematicArrive(p) => target.map_or_else(Contribution::default, |t| {
+            Behaviour::KinematicArrive(p) => aim.map_or_else(Contribution::default, |t| {
                 Contribution::kinematic(kinematic_arrive(me, t.pos, p))
             }),
             Behaviour::KinematicWander(p) => Contribution::kinematic(kinematic_wander(me, p, rng)),
@@ -306,6 +309,10 @@ pub(crate) fn steer_one(
     let (flock, count) = (seen.flock.forces(&me), seen.count);
     let target_row = ctx.target_row(ctx.target[row]);
     let target = ctx.resolve(ctx.target[row]);
+    let aim = match target {
+        Some(t) if ctx.detours(g_idx) => Some(ctx.aim(row, t)),
+        _ => target,
+    };
     let AgentMut {
         rng,
         memory,
@@ -318,6 +325,7 @@ pub(crate) fn steer_one(
         me,
         my_slot,
         target,
+        aim,
         target_row,
         neighbours,
         flock,

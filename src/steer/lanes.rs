@@ -111,6 +111,7 @@ pub(crate) fn steer_four(
     // The four rows are of one group.
     let g_idx = ctx.group[row] as usize;
     input.strength = ctx.plans[g_idx].route.flock_strength();
+    let detours = ctx.detours(g_idx);
     for i in 0..LANES {
         let r = row + i;
         // The flocking sums; the lanes make the forces of them.
@@ -124,7 +125,10 @@ pub(crate) fn steer_four(
         input.heading[i] = ctx.heading[r];
         input.max_speed[i] = ctx.max_speed[r];
         input.max_force[i] = ctx.max_force[r];
-        let target = ctx.resolve(ctx.target[r]).map(|t| t.pos);
+        let target = match ctx.resolve(ctx.target[r]) {
+            Some(t) if detours => Some(ctx.aim(r, t).pos),
+            t => t.map(|t| t.pos),
+        };
         input.target.set(i, target.unwrap_or(Vec2::ZERO));
         input.has_target[i] = if target.is_some() { 1.0 } else { 0.0 };
         if let Some(p) = wander {

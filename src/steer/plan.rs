@@ -191,6 +191,10 @@ pub(crate) struct GroupPlan {
     /// The goal field its agents follow (the first follow-field behaviour's), which
     /// their arrival is judged by where they have no target of their own.
     pub field: Option<FieldId>,
+    /// Some behaviour heads for the target (seek, arrive, pursuit, the approach
+    /// walker, kinematic seek and arrive): its agents aim round a wall that stands
+    /// between them and it ([`crate::behaviours::walls::detour`]).
+    pub detours: bool,
     /// Its agents steer every this many ticks ([`GroupConfig::think_every`]).
     pub think_every: u32,
 }
@@ -234,6 +238,17 @@ impl GroupPlan {
             field: config.behaviours.iter().find_map(|b| match b.behaviour {
                 Behaviour::FollowField { field, .. } => Some(field),
                 _ => None,
+            }),
+            detours: config.behaviours.iter().any(|b| {
+                matches!(
+                    b.behaviour,
+                    Behaviour::Seek
+                        | Behaviour::Arrive(_)
+                        | Behaviour::Pursuit
+                        | Behaviour::Approach(_)
+                        | Behaviour::KinematicSeek
+                        | Behaviour::KinematicArrive(_)
+                )
             }),
             think_every: config.think_every,
             avoidance: config.avoidance.map(|params| Avoiding {
