@@ -43,14 +43,14 @@ spawn = { shape = "box", centre = [5, 0], size = [4, 4] }
 kind = "wander"
 "#;
 
-/// An app whose asset server reads a folder holding `files`.
-fn app(files: &[(&str, &str)]) -> App {
-    let dir = std::env::temp_dir().join(format!(
-        "bevy_throng_profile_{}_{}",
-        std::process::id(),
-        files[0].0
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+/// An app whose asset server reads a temporary folder holding `files`, and the
+/// folder (removed when dropped: keep it as long as the app).
+fn app(files: &[(&str, &str)]) -> (App, tempfile::TempDir) {
+    let folder = tempfile::Builder::new()
+        .prefix("bevy_throng_profile_")
+        .tempdir()
+        .unwrap();
+    let dir = folder.path();
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }
@@ -65,7 +65,7 @@ fn app(files: &[(&str, &str)]) -> App {
         ThrongProfilePlugin,
     ))
     .insert_resource(Time::<Fixed>::from_hz(30.0));
-    app
+    (app, folder)
 }
 
 /// Frames until the asset server is done with `path`.
@@ -90,7 +90,7 @@ fn load(app: &mut App, path: &str) -> LoadState {
 
 #[test]
 fn a_profile_sets_up_the_scene_and_groups_and_entities_join_them() {
-    let mut app = app(&[("room.throng.toml", ROOM)]);
+    let (mut app, _folder) = app(&[("room.throng.toml", ROOM)]);
     // An entity that joined before the profile, in a group of the same name.
     app.world_mut()
         .resource_mut::<Crowd>()
@@ -142,7 +142,7 @@ fn a_profile_sets_up_the_scene_and_groups_and_entities_join_them() {
 #[test]
 fn a_profile_that_does_not_validate_fails_to_load_and_changes_nothing() {
     let broken = ROOM.replace("radius = 0.3", "radius = -1");
-    let mut app = app(&[("broken.throng.toml", &broken)]);
+    let (mut app, _folder) = app(&[("broken.throng.toml", &broken)]);
     app.world_mut()
         .resource_mut::<Crowd>()
         .add_group(GroupConfig::new("mine"))
