@@ -5,6 +5,7 @@ JuPedSim is not a dependency: `pip install jupedsim shapely` (PyPI) into the
 environment holding throng (`pip install ./python`), then
 
     python python/benches/jupedsim_peer.py --sizes 150,1500,15000
+    python python/benches/jupedsim_peer.py --doors 0.8,1.0,1.2,1.6,2.0,2.5
 
 Both simulate bodies of radius 0.2 m wanting 1.2 m/s (JuPedSim's collision-free
 speed model and its social force model, each with its defaults otherwise, time step
@@ -59,18 +60,18 @@ def jupedsim_model(model):
         jps.CollisionFreeSpeedModelAgentParameters(radius=RADIUS, desired_speed=SPEED, **kw))
 
 
-def run_jupedsim(points, window, limit, model):
+def run_jupedsim(points, window, limit, model, door=DOOR):
     import jupedsim as jps
     from shapely import Polygon
 
     s = side(len(points))
     room = Polygon([(-s, -s / 2), (0, -s / 2), (0, s / 2), (-s, s / 2)])
-    corridor = Polygon([(-0.1, -DOOR / 2), (CORRIDOR, -DOOR / 2),
-                        (CORRIDOR, DOOR / 2), (-0.1, DOOR / 2)])
+    corridor = Polygon([(-0.1, -door / 2), (CORRIDOR, -door / 2),
+                        (CORRIDOR, door / 2), (-0.1, door / 2)])
     model, agent = jupedsim_model(model)
     sim = jps.Simulation(model=model, geometry=room.union(corridor), dt=0.01)
-    exit_id = sim.add_exit_stage([(CORRIDOR - 0.5, -DOOR / 2), (CORRIDOR, -DOOR / 2),
-                                  (CORRIDOR, DOOR / 2), (CORRIDOR - 0.5, DOOR / 2)])
+    exit_id = sim.add_exit_stage([(CORRIDOR - 0.5, -door / 2), (CORRIDOR, -door / 2),
+                                  (CORRIDOR, door / 2), (CORRIDOR - 0.5, door / 2)])
     journey = sim.add_journey(jps.JourneyDescription([exit_id]))
     for p in points:
         sim.add_agent(agent(journey_id=journey, stage_id=exit_id, position=p))
@@ -135,11 +136,11 @@ field = "exit"
 """
 
 
-def run_throng(points, window, limit, threads):
+def run_throng(points, window, limit, threads, door=DOOR):
     import throng
 
     s = side(len(points))
-    text = PROFILE.format(x0=-s, y0=-s / 2, y1=s / 2, dm=-DOOR / 2, dp=DOOR / 2,
+    text = PROFILE.format(x0=-s, y0=-s / 2, y1=s / 2, dm=-door / 2, dp=door / 2,
                           c=CORRIDOR, g=CORRIDOR - 0.5, mx=-s - 50.0, r=RADIUS, v=SPEED)
     world = throng.World.from_profile(text, threads=threads)
     world.spawn("people", np.array(points, dtype=np.float32))
@@ -173,6 +174,25 @@ def flow(times):
     return (len(times) - 1) / (times[-1] - times[0])
 
 
+def doors(args):
+    """150 agents leaving the room through doors of several widths: flow through the
+    door (persons/s and per metre) for each system."""
+    points = spawn_points(150, seed=1)
+    systems = [(f"JuPedSim ({m.upper()})",
+                lambda d, m=m: run_jupedsim(points, args.window, args.limit, m, d))
+               for m in args.models.split(",")]
+    systems.append(("throng (ORCA)",
+                    lambda d: run_throng(points, args.window, args.limit, args.threads, d)))
+    print(f"{'door':>5} {'system':>16} {'out at':>8} {'flow /s':>8} {'per m':>6}")
+    for door in [float(x) for x in args.doors.split(",")]:
+        for name, run in systems:
+            _, done, times = run(door)
+            f = flow(times) if done else None
+            print(f"{door:5.2f} {name:>16} {(f'{done:.1f} s' if done else '-'):>8} "
+                  f"{(f'{f:.2f}' if f else '-'):>8} {(f'{f / door:.2f}' if f else '-'):>6}",
+                  flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="150,1500,15000")
@@ -181,7 +201,12 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--models", default="cfsm,sfm",
                     help="JuPedSim's models to run: cfsm (collision-free speed), sfm (social force)")
+    ap.add_argument("--doors", default=None,
+                    help="door widths (m): 150 agents through each, flow per system")
     args = ap.parse_args()
+    if args.doors:
+        doors(args)
+        return
     print(f"{'agents':>7} {'system':>22} {'ms/sim s':>9} {'us/agent/sim s':>15} "
           f"{'out at':>8} {'flow /s':>8}")
     for n in [int(x) for x in args.sizes.split(",")]:
