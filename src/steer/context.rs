@@ -10,6 +10,14 @@ use crate::behaviours::flocking::Neighbour;
 use crate::behaviours::leader::LeaderView;
 use crate::behaviours::targeting::Motion;
 use crate::behaviours::walls::detour;
+use crate::behaviours::AgentState;
+use crate::group::{GroupConfig, PathId};
+use crate::integrate::Integrator;
+use crate::scene::{GoalField, ObstacleIndex, Path, WallIndex};
+use crate::spatial::{BatchNeighbours, NeighbourQuery, SpatialIndex};
+
+use super::plan::GroupPlan;
+use super::think::{turn_of, LevelOfDetail};
 
 /// How far ahead on the straight line to its target (in its radii) an agent looks
 /// for a wall to walk round ([`SteerCtx::aim`]): a few steps, so that the test stays
@@ -21,14 +29,6 @@ const DETOUR_REACH: f32 = 4.0;
 /// back makes little, and one walking freely toward its target pays nothing for the
 /// test.
 const DETOUR_BELOW: f32 = 0.25;
-use crate::behaviours::AgentState;
-use crate::group::{GroupConfig, PathId};
-use crate::integrate::Integrator;
-use crate::scene::{GoalField, ObstacleIndex, Path, WallIndex};
-use crate::spatial::{BatchNeighbours, NeighbourQuery, SpatialIndex};
-
-use super::plan::GroupPlan;
-use super::think::{turn_of, LevelOfDetail};
 
 /// Per-worker scratch of the steering pass, reused every tick.
 #[derive(Default)]
@@ -204,7 +204,8 @@ impl SteerCtx<'_> {
     /// line: only walled scenes come here.
     #[inline(never)]
     pub(crate) fn aim(&self, row: usize, t: Motion) -> Motion {
-        // Making way toward it at half its top speed or more: nothing holds it.
+        // Making way toward it at `DETOUR_BELOW` of its top speed or more: nothing
+        // holds it back.
         // (By squares: `v · ahead >= k · max_speed · |ahead|`.)
         let (pos, ahead) = (self.pos[row], t.pos - self.pos[row]);
         let making = self.vel[row].dot(ahead);
