@@ -21,8 +21,6 @@
 #[path = "plot/mod.rs"]
 mod plot;
 
-use std::path::PathBuf;
-
 use plot::{Chart, Kind, Series};
 use throng::quality::{QualityCounter, QualitySettings};
 use throng::scenario::{self, Scenario};
@@ -74,13 +72,7 @@ const PEOPLE: [(&str, &[(f32, f32)]); 3] = [
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let plot_to = match args.iter().position(|a| a == "--plot") {
-        Some(i) if i + 1 < args.len() => Some(PathBuf::from(
-            args.drain(i..i + 2).nth(1).unwrap_or_default(),
-        )),
-        Some(_) => return Err("--plot needs a file".into()),
-        None => None,
-    };
+    let plot_to = plot::plot_arg(&mut args)?;
     let mode = args.first().cloned();
     let people = mode.as_deref() == Some("people");
     let preset = mode.as_deref() == Some("preset");

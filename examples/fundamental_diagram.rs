@@ -22,7 +22,6 @@
 mod plot;
 
 use std::f32::consts::TAU;
-use std::path::PathBuf;
 
 use glam::Vec2;
 use plot::{Chart, Kind, Series};
@@ -224,11 +223,7 @@ fn main() {
         ),
     ];
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let plot_to = args.iter().position(|a| a == "--plot").map(|i| {
-        let file = args.get(i + 1).expect("--plot needs a file").clone();
-        args.drain(i..i + 2);
-        PathBuf::from(file)
-    });
+    let plot_to = plot::plot_arg(&mut args).expect("--plot FILE");
     if !args.is_empty() {
         let mut avoidance = AvoidanceParams::pedestrian();
         for arg in &args {

@@ -6,7 +6,7 @@
 
 use std::error::Error;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
@@ -35,7 +35,7 @@ pub struct Chart<'a> {
     pub y: (&'a str, Range<f32>),
 }
 
-/// Distinct colours, one per series (lines first, then marks).
+/// Distinct colours, one per series in the order given.
 const COLOURS: [RGBColor; 7] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
@@ -45,6 +45,22 @@ const COLOURS: [RGBColor; 7] = [
     RGBColor(23, 190, 207),
     RGBColor(127, 127, 127),
 ];
+
+/// Take `--plot FILE` out of the command-line `args`: the file, if it was asked for.
+///
+/// # Errors
+/// `--plot` without a file after it.
+pub fn plot_arg(args: &mut Vec<String>) -> Result<Option<PathBuf>, String> {
+    let Some(i) = args.iter().position(|a| a == "--plot") else {
+        return Ok(None);
+    };
+    if i + 1 >= args.len() {
+        return Err("--plot needs a file".into());
+    }
+    let file = args.remove(i + 1);
+    args.remove(i);
+    Ok(Some(PathBuf::from(file)))
+}
 
 /// Write `chart` with `series` to `path`, each in its own colour, with a legend.
 pub fn write(path: &Path, chart: &Chart<'_>, series: &[Series]) -> Result<(), Box<dyn Error>> {
