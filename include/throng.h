@@ -128,6 +128,10 @@
 // it stands.
 #define THRONG_ARRIVAL_UNREACHABLE 4
 
+// Arrival state: its target point is taken (others bound for it stand nearer), and it
+// waits at the edge of the crowd there (avoiding groups only); not stuck.
+#define THRONG_ARRIVAL_QUEUED 5
+
 // `ThrongSightEvent`'s `entered` or `left` when there is no such leader.
 #define THRONG_NO_AGENT UINT64_MAX
 

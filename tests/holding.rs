@@ -73,6 +73,8 @@ fn two_hundred_sent_to_one_point_settle_around_it() {
     // The fastest agent over the last 20 s: nobody oscillates at the goal (several
     // bodies within reach of the point do not all pull toward it).
     let mut fastest = 0.0f32;
+    // Arrival changes over the last 20 s: a settled crowd's states do not flicker.
+    let mut late_changes = 0;
     for t in 1..=1200 {
         w.step(DT).unwrap();
         if t % 100 == 0 {
@@ -81,8 +83,10 @@ fn two_hundred_sent_to_one_point_settle_around_it() {
         if t > 1000 {
             let top = ids.iter().map(|&id| w.velocity(id).unwrap().length());
             fastest = top.fold(fastest, f32::max);
+            late_changes += w.arrival_events().len();
         }
     }
+    assert_eq!(late_changes, 0);
     assert!(fastest < 0.01 * TOP_SPEED, "{fastest}");
     // Settled by 40 s, and still settled at 120 s: mean speed under 1% of the top.
     assert!(
@@ -97,6 +101,17 @@ fn two_hundred_sent_to_one_point_settle_around_it() {
         .fold(0.0f32, f32::max);
     assert!(far < 12.0, "{far}");
     assert!(closest_pair(&w, &ids) > 0.5);
+    // What they report: the one on the point has arrived (with any others within
+    // their radius of it), the rest are queued, standing still for over a minute
+    // without being called stuck.
+    let count = |state: Arrival| {
+        ids.iter()
+            .filter(|&&id| w.arrival(id).unwrap() == state)
+            .count()
+    };
+    let (arrived, queued) = (count(Arrival::Arrived), count(Arrival::Queued));
+    assert!((1..=3).contains(&arrived), "{arrived}");
+    assert_eq!(arrived + queued, ids.len());
 }
 
 #[test]

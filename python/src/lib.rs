@@ -745,7 +745,14 @@ type Events<'py> = (
 );
 
 /// The arrival states, by `arrivals()` code.
-const ARRIVAL_STATES: [&str; 5] = ["no_target", "moving", "arrived", "stuck", "unreachable"];
+const ARRIVAL_STATES: [&str; 6] = [
+    "no_target",
+    "moving",
+    "arrived",
+    "stuck",
+    "unreachable",
+    "queued",
+];
 
 fn arrival_code(a: Arrival) -> u8 {
     match a {
@@ -754,6 +761,7 @@ fn arrival_code(a: Arrival) -> u8 {
         Arrival::Arrived => 2,
         Arrival::Stuck => 3,
         Arrival::Unreachable => 4,
+        Arrival::Queued => 5,
     }
 }
 

@@ -84,6 +84,31 @@ def test_spawned_walkers_reach_their_targets():
     assert arrived <= {int(h) for h in ids} and len(arrived) >= 18
 
 
+RALLY = """
+name = "rally"
+[world]
+dt = 0.1
+ticks = 10
+[[groups]]
+name = "crowd"
+count = 12
+spawn = { shape = "box", centre = [0.0, 8.0], size = [10.0, 3.0], arrangement = "grid" }
+radius = 0.4
+max_speed = 1.4
+target = { point = [0.0, 0.0] }
+avoidance = {}
+behaviours = [{ kind = "arrive", slowing_radius = 1.0 }]
+"""
+
+
+def test_a_crowd_sent_to_one_point_reports_queued_not_stuck():
+    w = throng.World.from_profile(RALLY, threads=2)
+    w.step(ticks=600)
+    states = [throng.ARRIVAL_STATES[int(a)] for a in w.arrivals()]
+    assert states.count("arrived") >= 1 and "stuck" not in states
+    assert states.count("arrived") + states.count("queued") == 12
+
+
 def test_a_snapshot_restores_bitwise_and_a_world_pickles():
     w = throng.World.bundled("crossing", agents=200, threads=2)
     w.step(ticks=20)

@@ -26,6 +26,12 @@ pub enum Arrival {
     /// stands (a room walled off, a body inside an obstacle). It stands still; a way
     /// opening (the walls changed) or a push back onto the walkable area ends it.
     Unreachable,
+    /// Its target point is taken: others bound for the same point stand nearer it,
+    /// and it touches one of them, so it waits at the edge of the crowd there instead
+    /// of pressing in (avoiding groups only: the avoidance's queue at a shared goal).
+    /// Not counted toward [`Arrival::Stuck`]. The crowd ahead moving on, or reaching
+    /// its target, ends it.
+    Queued,
 }
 
 /// An arrived agent counts as arrived until this many of its radii from its target.
@@ -48,6 +54,10 @@ pub(crate) struct ArrivalMemory {
     pub slow_for: f32,
     /// Whether the last tick changed `state` (an event to report).
     pub changed: bool,
+    /// Whether the steering pass found its target point taken ([`Arrival::Queued`]);
+    /// written by the avoidance of its group (each agent its own row), read by the
+    /// arrival pass after it.
+    pub queued: bool,
 }
 
 /// A change of an agent's [`Arrival`] during the last tick.
@@ -69,6 +79,7 @@ impl ArrivalMemory {
         previous: Arrival::NoTarget,
         slow_for: 0.0,
         changed: false,
+        queued: false,
     };
 
     /// A newly spawned agent's: moving when it aims at something, a target or its
@@ -85,6 +96,7 @@ impl ArrivalMemory {
             previous: state,
             slow_for: 0.0,
             changed: false,
+            queued: false,
         }
     }
 }

@@ -456,6 +456,9 @@ pub const THRONG_ARRIVAL_STUCK: u8 = 3;
 /// Arrival state: it follows a goal field, and no goal of it can be reached from where
 /// it stands.
 pub const THRONG_ARRIVAL_UNREACHABLE: u8 = 4;
+/// Arrival state: its target point is taken (others bound for it stand nearer), and it
+/// waits at the edge of the crowd there (avoiding groups only); not stuck.
+pub const THRONG_ARRIVAL_QUEUED: u8 = 5;
 
 fn arrival_code(a: Arrival) -> u8 {
     match a {
@@ -464,6 +467,7 @@ fn arrival_code(a: Arrival) -> u8 {
         Arrival::Arrived => THRONG_ARRIVAL_ARRIVED,
         Arrival::Stuck => THRONG_ARRIVAL_STUCK,
         Arrival::Unreachable => THRONG_ARRIVAL_UNREACHABLE,
+        Arrival::Queued => THRONG_ARRIVAL_QUEUED,
     }
 }
 

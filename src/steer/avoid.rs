@@ -365,6 +365,7 @@ fn half_planes<const SCALED: bool>(
     let dt = ctx.dt.max(shortest);
     let goal = ctx.resolve(ctx.target[row]).map(|t| t.pos);
     let stand = standing(ctx, row, me, goal, params.arrived_within, &s.rows);
+    s.queued = stand == Standing::Queued;
     let holds = stand != Standing::OnItsWay;
     let mine = (params.priority, holds);
     // An agent holding its goal, or queued at it: the way it steps for the movers it

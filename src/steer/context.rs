@@ -42,6 +42,9 @@ pub(crate) struct SteerScratch {
     /// programs' scratch.
     pub lines: Vec<Line>,
     pub projected: Vec<Line>,
+    /// Whether the avoidance found the agent being steered queued at its target
+    /// point (set by each avoidance solve).
+    pub queued: bool,
     /// The neighbour query of the group last steered in this chunk (cleared at each
     /// chunk: a query holds for the index as rebuilt this tick).
     query: Option<(usize, NeighbourQuery)>,

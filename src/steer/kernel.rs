@@ -81,6 +81,9 @@ pub(crate) struct AgentMut<'a> {
     pub rng: &'a mut AgentRng,
     pub memory: &'a mut BehaviourMemory,
     pub walker: &'a mut WalkerState,
+    /// Whether its avoidance found its target point taken (written by avoiding
+    /// groups only).
+    pub queued: &'a mut bool,
 }
 
 /// The behaviour dispatch of one agent: what `steer_one` knows of the agent, its
@@ -304,6 +307,9 @@ pub(crate) fn steer_one(
             Vec2::ZERO
         };
         let linear = motion(ctx, (g_idx, row), &me, linear, Some(host), s);
+        if ctx.plans[g_idx].avoidance.is_some() {
+            *m.queued = s.queued;
+        }
         return (SteerOut::new(linear, 0.0, None), seen.count as u32);
     }
     let (flock, count) = (seen.flock.forces(&me), seen.count);
@@ -317,6 +323,7 @@ pub(crate) fn steer_one(
         rng,
         memory,
         walker,
+        queued,
     } = m;
     let neighbours = &s.neighbours;
     let mut dispatch = Dispatch {
@@ -393,5 +400,8 @@ pub(crate) fn steer_one(
         0.0
     };
     let linear = motion(ctx, (g_idx, row), &me, linear, None, s);
+    if ctx.plans[g_idx].avoidance.is_some() {
+        *queued = s.queued;
+    }
     (SteerOut::new(linear, angular, out.heading), count as u32)
 }

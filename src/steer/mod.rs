@@ -29,6 +29,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::agents::arrival::ArrivalMemory;
 use crate::agents::{BehaviourMemory, SteerOut};
 use crate::behaviours::approach::WalkerState;
 use crate::math::x4::LANES;
@@ -55,12 +56,14 @@ pub(crate) use perceive::{
 const STEER_CHUNK: usize = crate::spatial::CHUNK_ROWS;
 
 /// The per-agent columns the steering pass writes: the whole columns, or one chunk
-/// of their rows. `walker` is empty while no group walks.
+/// of their rows. `walker` is empty while no group walks; of `arrival`, the stage
+/// writes only the queue flag ([`ArrivalMemory::queued`]) of avoiding agents.
 pub(crate) struct Written<'a> {
     pub out: &'a mut [SteerOut],
     pub rng: &'a mut [AgentRng],
     pub memory: &'a mut [BehaviourMemory],
     pub walker: &'a mut [WalkerState],
+    pub arrival: &'a mut [ArrivalMemory],
 }
 
 /// Every agent's steering output, in parallel over chunks of rows, into `written`;
@@ -76,14 +79,16 @@ pub(crate) fn steer(
         rng,
         memory,
         walker,
+        arrival,
     } = written;
     let rows = out.len();
     out.par_chunks_mut(STEER_CHUNK)
         .zip(rng.par_chunks_mut(STEER_CHUNK))
         .zip(memory.par_chunks_mut(STEER_CHUNK))
         .zip(walker_chunks(walker, rows))
+        .zip(arrival.par_chunks_mut(STEER_CHUNK))
         .enumerate()
-        .map(|(chunk, (((out, rng), memory), walker))| {
+        .map(|(chunk, ((((out, rng), memory), walker), arrival))| {
             // One zone per chunk: Tracy shows which worker steered what, and when.
             crate::zone!("steer chunk");
             let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
@@ -93,6 +98,7 @@ pub(crate) fn steer(
                 rng,
                 memory,
                 walker,
+                arrival,
             };
             steer_chunk(ctx, chunk * STEER_CHUNK, rows, &mut guard)
         })
@@ -141,6 +147,7 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut Stee
         rng,
         memory,
         walker,
+        arrival,
     } = rows;
     // Level of detail: the rows that steer on this tick; the others keep their last
     // output (a chunk where none steers is left at once).
@@ -183,6 +190,7 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut Stee
             rng: &mut rng[k],
             memory: &mut memory[k],
             walker: walker.get_mut(k).unwrap_or(&mut idle),
+            queued: &mut arrival[k].queued,
         };
         let (o, seen) = steer_one(ctx, row, m, s);
         out[k] = o;

@@ -728,7 +728,9 @@ impl World {
     /// Move an agent to another group (between ticks); its handle, body, targets and
     /// motion stay. What the new group's behaviours carry from tick to tick starts
     /// afresh where it belonged to the old group's: the walker's plan is dropped, and
-    /// the distance along the new group's path is that of the agent's position.
+    /// the distance along the new group's path is that of the agent's position, and it
+    /// is not queued ([`Arrival::Queued`](crate::world::Arrival::Queued)) until the new
+    /// group's avoidance finds it so.
     ///
     /// # Errors
     /// An unknown group or handle.
@@ -742,6 +744,7 @@ impl World {
         if let Some(w) = self.cols.walker.get_mut(row) {
             *w = crate::behaviours::approach::WalkerState::default();
         }
+        self.cols.arrival[row].queued = false;
         Ok(())
     }
 

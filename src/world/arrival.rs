@@ -68,6 +68,8 @@ fn next(
         {
             (Arrival::Arrived, 0.0)
         }
+        // Waiting at the edge of the crowd on its target point: not stuck.
+        Aim::Point(_) if memory.queued => (Arrival::Queued, 0.0),
         // Within its radius of a goal (the travel distance, as a target point's
         // straight one); once arrived, until more than LEAVE_RADII radii away.
         Aim::Field { distance }
@@ -95,6 +97,7 @@ fn next(
         previous: memory.state,
         slow_for,
         changed: state != memory.state,
+        queued: memory.queued,
     }
 }
 
@@ -324,6 +327,46 @@ mod tests {
         // No target.
         let m = next(m, Aim::Nothing, Vec2::ZERO, body(0.0), 1.0);
         assert_eq!((m.state, m.changed), (Arrival::NoTarget, true));
+    }
+
+    #[test]
+    fn queued_hand_worked() {
+        let body = (0.0, 2.0, 0.5);
+        let goal = Aim::Point(Vec2::ZERO);
+        let queued = ArrivalMemory {
+            queued: true,
+            ..ArrivalMemory::spawned(true)
+        };
+        // Standing still 3 from its goal for 10 s in ticks of 1 s, the steering
+        // finding it queued: queued from the first tick, never stuck, the flag kept.
+        let mut m = queued;
+        for tick in 1..=10 {
+            m = next(m, goal, Vec2::new(3.0, 0.0), body, 1.0);
+            assert_eq!(
+                (m.state, m.slow_for, m.changed, m.queued),
+                (Arrival::Queued, 0.0, tick == 1, true),
+                "tick {tick}"
+            );
+        }
+        // Within its radius of the goal it has arrived, queued or not; and an arrived
+        // agent that the queue flag meets within two radii stays arrived.
+        let arrived = next(m, goal, Vec2::new(0.5, 0.0), body, 1.0);
+        assert_eq!(arrived.state, Arrival::Arrived);
+        assert_eq!(
+            next(arrived, goal, Vec2::new(1.0, 0.0), body, 1.0).state,
+            Arrival::Arrived
+        );
+        // The flag cleared (the crowd ahead moved on): moving again, then stuck as
+        // any other agent standing still.
+        let m = ArrivalMemory { queued: false, ..m };
+        let m = next(m, goal, Vec2::new(3.0, 0.0), body, 1.0);
+        assert_eq!(
+            (m.state, m.slow_for, m.changed),
+            (Arrival::Moving, 1.0, true)
+        );
+        // A field follower without a target is never queued (the queue is at a point).
+        let m = next(queued, Aim::Field { distance: 3.0 }, Vec2::ZERO, body, 1.0);
+        assert_eq!(m.state, Arrival::Moving);
     }
 
     #[test]

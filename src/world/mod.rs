@@ -340,6 +340,13 @@ impl World {
         if plan.walks {
             self.cols.start_walking();
         }
+        if plan.avoidance.is_none() {
+            // Only an avoiding group's steering writes its agents' queue flags.
+            let rows = self.cols.group.iter().zip(&mut self.cols.arrival);
+            for (_, m) in rows.filter(|(&g, _)| g == group.index) {
+                m.queued = false;
+            }
+        }
         self.plans[group.index()] = plan;
         self.groups[group.index()] = config;
         Ok(())

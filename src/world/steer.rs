@@ -26,6 +26,7 @@ impl World {
         let mut rng = std::mem::take(&mut self.cols.rng);
         let mut memory = std::mem::take(&mut self.cols.memory);
         let mut walker = self.cols.walker.take_rows();
+        let mut arrival = std::mem::take(&mut self.cols.arrival);
         #[cfg(test)]
         if std::mem::take(&mut self.panic_next_tick) {
             panic!("a test's panic, with the written columns taken out");
@@ -41,12 +42,14 @@ impl World {
             rng: &mut rng,
             memory: &mut memory,
             walker: &mut walker,
+            arrival: &mut arrival,
         };
         let neighbours = steer::steer(&ctx, written, &self.scratch);
         self.cols.out = out;
         self.cols.rng = rng;
         self.cols.memory = memory;
         self.cols.walker.put_back(walker);
+        self.cols.arrival = arrival;
         steer::even_out(&mut self.scratch);
         neighbours
     }
