@@ -379,3 +379,27 @@ fn an_agent_waiting_for_its_first_turn_keeps_its_spawn_velocity() {
         }
     }
 }
+
+#[test]
+fn tick_stats_count_the_agents_that_steered_and_their_neighbours_alone() {
+    // 1,280 birds: ten chunks of 128 rows. Everyone far from the centre, thinking
+    // every second tick: five chunks steer on each tick, and the mean neighbour count
+    // of an agent that looked is the whole flock's on a tick where all look.
+    let (mut world, _) = flock(1280, 5, IndexKind::Grid);
+    world.step(DT).unwrap();
+    let all = world.last_stats();
+    assert_eq!(all.steered, 1280);
+    let far = LevelOfDetail::new(Vec2::splat(-1e4), 1.0, 2);
+    world.set_level_of_detail(Some(far)).unwrap();
+    let mut per_agent = vec![];
+    for _ in 0..4 {
+        world.step(DT).unwrap();
+        let s = world.last_stats();
+        assert_eq!(s.steered, 640);
+        per_agent.push(s.neighbours as f64 / s.steered as f64);
+    }
+    let whole = all.neighbours as f64 / 1280.0;
+    for m in per_agent {
+        assert!((m - whole).abs() < 0.25 * whole, "{m} against {whole}");
+    }
+}

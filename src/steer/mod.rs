@@ -68,12 +68,13 @@ pub(crate) struct Written<'a> {
 
 /// Every agent's steering output, in parallel over chunks of rows, into `written`;
 /// `scratch` holds at least one buffer per worker. Returns the total neighbour
-/// count.
+/// count, and how many agents steered (all of them, unless level of detail rested
+/// some).
 pub(crate) fn steer(
     ctx: &SteerCtx<'_>,
     written: Written<'_>,
     scratch: &[Mutex<SteerScratch>],
-) -> u64 {
+) -> (u64, u64) {
     let Written {
         out,
         rng,
@@ -102,7 +103,8 @@ pub(crate) fn steer(
             };
             steer_chunk(ctx, chunk * STEER_CHUNK, rows, &mut guard)
         })
-        .sum()
+        // Integers: exact in any order.
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// Bring every worker's scratch to the room of the largest (the first gathers them
@@ -140,8 +142,14 @@ fn walker_chunks(
     }
 }
 
-/// Steer the rows of one chunk, starting at `first`; returns their neighbour total.
-fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut SteerScratch) -> u64 {
+/// Steer the rows of one chunk, starting at `first`; returns their neighbour total
+/// and how many of them steered.
+fn steer_chunk(
+    ctx: &SteerCtx<'_>,
+    first: usize,
+    rows: Written<'_>,
+    s: &mut SteerScratch,
+) -> (u64, u64) {
     let Written {
         out,
         rng,
@@ -153,8 +161,13 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut Stee
     // output (a chunk where none steers is left at once).
     let chunk = first / STEER_CHUNK;
     let thinks = |row: usize| !ctx.rotates || ctx.thinks(row, chunk);
-    if ctx.rotates && !(first..first + out.len()).any(thinks) {
-        return 0;
+    let steered = if ctx.rotates {
+        (first..first + out.len()).filter(|&r| thinks(r)).count()
+    } else {
+        out.len()
+    };
+    if steered == 0 {
+        return (0, 0);
     }
     s.start_chunk();
     gather_chunk(ctx, first..first + out.len(), s);
@@ -197,7 +210,7 @@ fn steer_chunk(ctx: &SteerCtx<'_>, first: usize, rows: Written<'_>, s: &mut Stee
         neighbours += u64::from(seen);
         k += 1;
     }
-    neighbours
+    (neighbours, steered as u64)
 }
 
 /// With the k-d tree, one index query for the chunk's candidates (the grid is scanned

@@ -11,8 +11,8 @@ use super::World;
 
 impl World {
     /// Stage 4: every agent's steering output, in parallel. Returns the total
-    /// neighbour count.
-    pub(super) fn steer(&mut self, dt: f32) -> u64 {
+    /// neighbour count and how many agents steered.
+    pub(super) fn steer(&mut self, dt: f32) -> (u64, u64) {
         crate::zone!("steer");
         let threads = rayon::current_num_threads().max(1);
         while self.scratch.len() < threads {

@@ -40,8 +40,13 @@ pub struct TickStats {
     pub agents: usize,
     /// Stage timings.
     pub times: PhaseTimes,
-    /// Sum over agents of the neighbours each perceived.
+    /// Sum over the agents that steered of the neighbours each perceived.
     pub neighbours: u64,
+    /// Agents that steered: all of them, unless level of detail
+    /// ([`World::set_level_of_detail`], `GroupConfig::think_every`) rested some on
+    /// this tick (they move on their last steering). `neighbours / steered` is the
+    /// mean neighbour count of an agent that looked.
+    pub steered: u64,
     /// Non-finite results replaced by the previous state (0 for finite input).
     pub quarantined: u64,
     /// Moves that would have crossed a wall and were stopped or slid along it
@@ -112,7 +117,7 @@ impl World {
         timed(&mut t.resort_ns, || self.resort_if_due());
         timed(&mut t.index_ns, || self.rebuild_index());
         timed(&mut t.sight_ns, || self.mark_leader_sight());
-        let neighbours = timed(&mut t.steer_ns, || self.steer(dt));
+        let (neighbours, steered) = timed(&mut t.steer_ns, || self.steer(dt));
         let moved = timed(&mut t.integrate_ns, || {
             let moved = self.integrate(dt);
             self.update_arrival(dt);
@@ -128,14 +133,12 @@ impl World {
             agents: self.cols.len(),
             times: t,
             neighbours,
+            steered,
             quarantined: moved.quarantined,
             crossings_prevented: moved.crossings_prevented,
         };
         crate::plot!("agents", self.cols.len() as f64);
-        crate::plot!(
-            "mean neighbours",
-            neighbours as f64 / self.cols.len().max(1) as f64
-        );
+        crate::plot!("mean neighbours", neighbours as f64 / steered.max(1) as f64);
         crate::trace::frame_mark();
         self.last
     }

@@ -17,6 +17,8 @@ pub struct Collector {
     total: Vec<u64>,
     agent_ticks: u64,
     neighbours: u64,
+    /// Agent-ticks that steered (level of detail rests some).
+    steered: u64,
     quarantined: u64,
     crossings_prevented: u64,
 }
@@ -34,6 +36,7 @@ impl Collector {
             total: v(),
             agent_ticks: 0,
             neighbours: 0,
+            steered: 0,
             quarantined: 0,
             crossings_prevented: 0,
         }
@@ -49,6 +52,7 @@ impl Collector {
         self.total.push(s.times.total_ns);
         self.agent_ticks += s.agents as u64;
         self.neighbours += s.neighbours;
+        self.steered += s.steered;
         self.quarantined += s.quarantined;
         self.crossings_prevented += s.crossings_prevented;
     }
@@ -217,7 +221,7 @@ pub struct Report {
     pub phases_ms: Phases,
     /// Agents times timed ticks, over the summed tick time.
     pub agent_ticks_per_second: f64,
-    /// Mean over timed ticks of the neighbours each agent perceived.
+    /// Mean over timed ticks of the neighbours each agent that steered perceived.
     pub mean_neighbours: f64,
     /// Quality figures.
     pub quality: Quality,
@@ -266,8 +270,8 @@ impl Report {
             } else {
                 0.0
             },
-            mean_neighbours: if c.agent_ticks > 0 {
-                c.neighbours as f64 / c.agent_ticks as f64
+            mean_neighbours: if c.steered > 0 {
+                c.neighbours as f64 / c.steered as f64
             } else {
                 0.0
             },
