@@ -363,6 +363,7 @@ impl Report {
                 },
             ),
             ("stuck at the end", q.stuck_at_end.to_string()),
+            ("still on their way at the end", on_their_way_line(q)),
             ("SteerBench score", steerbench_line(q.steerbench)),
         ]
         .into_iter()
@@ -385,6 +386,17 @@ impl Report {
         }
         out
     }
+}
+
+/// Agents away from their goal at the end and not stuck: still walking when the run
+/// ended (a scaled scene's longer ways need more `--ticks`).
+fn on_their_way_line(q: &Quality) -> String {
+    if q.with_goal == 0 {
+        return "-".to_string();
+    }
+    let at_goal = (q.at_goal_fraction * q.with_goal as f64).round() as usize;
+    let away = q.with_goal.saturating_sub(at_goal);
+    away.saturating_sub(q.stuck_at_end).to_string()
 }
 
 /// "950 of 1000 with a point target (95.0%), 312.5 s on average, path 1.08 × the
