@@ -876,3 +876,24 @@ fn a_profile_of_hosts_groups_checks_but_does_not_run() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("spawns no agents"), "{err}");
 }
+
+#[test]
+fn the_report_tells_a_run_ended_early_from_agents_stuck() {
+    // The crossing's 200 walkers after 10 s are all still on their way; after the
+    // profile's 120 s all are at their goals.
+    let line = |ticks: &str| {
+        let out = stdout_of(throng().args(["run", "crossing", "--ticks", ticks, "--threads", "2"]));
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("still on their way at the end"))
+            .expect("the line")
+            .to_string();
+        line.split_whitespace()
+            .last()
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+    };
+    assert_eq!(line("100"), 200);
+    assert_eq!(line("1200"), 0);
+}
