@@ -2,6 +2,9 @@
 //! the world at the start of the tick ([`SteerCtx`]) shared by every worker, and each
 //! worker's buffers ([`SteerScratch`]), reused every tick.
 
+use std::sync::Mutex;
+
+use crossbeam_utils::CachePadded;
 use glam::Vec2;
 
 use crate::agents::{AgentId, Slots, Target};
@@ -29,6 +32,11 @@ const DETOUR_REACH: f32 = 4.0;
 /// back makes little, and one walking freely toward its target pays nothing for the
 /// test.
 const DETOUR_BELOW: f32 = 0.25;
+
+/// One worker's scratch, on cache lines of its own: the workers write their
+/// scratch's lengths and flags for every agent, and two scratches sharing a line
+/// would make each worker's writes evict the other's.
+pub(crate) type WorkerScratch = CachePadded<Mutex<SteerScratch>>;
 
 /// Per-worker scratch of the steering pass, reused every tick.
 #[derive(Default)]

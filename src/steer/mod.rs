@@ -25,7 +25,6 @@ pub(crate) mod plan;
 mod think;
 
 use std::ops::Range;
-use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -37,7 +36,7 @@ use crate::rng::AgentRng;
 use crate::spatial::IndexKind;
 
 pub(crate) use avoid::{avoid, avoidance_fits};
-pub(crate) use context::{SteerCtx, SteerScratch};
+pub(crate) use context::{SteerCtx, SteerScratch, WorkerScratch};
 use kernel::{steer_one, AgentMut};
 use lanes::steer_four;
 use plan::Kernel;
@@ -73,7 +72,7 @@ pub(crate) struct Written<'a> {
 pub(crate) fn steer(
     ctx: &SteerCtx<'_>,
     written: Written<'_>,
-    scratch: &[Mutex<SteerScratch>],
+    scratch: &[WorkerScratch],
 ) -> (u64, u64) {
     let Written {
         out,
@@ -112,7 +111,7 @@ pub(crate) fn steer(
 /// densest chunks this tick does not decide which one grows in a later tick: once the
 /// largest has stopped growing, no steering pass allocates, however the chunks are
 /// shared out. Allocates only where a worker lags behind.
-pub(crate) fn even_out(scratch: &mut [Mutex<SteerScratch>]) {
+pub(crate) fn even_out(scratch: &mut [WorkerScratch]) {
     let Some((first, rest)) = scratch.split_first_mut() else {
         return;
     };

@@ -29,7 +29,7 @@ mod tick;
 #[cfg(test)]
 mod tests;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rayon::ThreadPool;
 
@@ -40,7 +40,6 @@ use crate::integrate::Integrator;
 use crate::scene::{FieldSpec, GoalField, Obstacle, ObstacleIndex, Path, Wall, WallIndex};
 use crate::spatial::{IndexKind, OrderScratch, SpatialIndex};
 use crate::steer::plan::GroupPlan;
-use crate::steer::SteerScratch;
 
 pub use crate::steer::LevelOfDetail;
 pub use arrival::{Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION};
@@ -178,7 +177,7 @@ pub struct World {
     /// since the last re-sort: past [`tick::RESORT_AFTER_DISTURBED`], the next tick
     /// re-sorts early (with the k-d tree).
     disturbed: usize,
-    scratch: Vec<Mutex<SteerScratch>>,
+    scratch: Vec<crate::steer::WorkerScratch>,
     /// The arrival changes of the last tick.
     arrival_events: Vec<ArrivalEvent>,
     /// The leader-sight changes of the last tick.

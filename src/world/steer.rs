@@ -4,6 +4,8 @@
 
 use std::sync::Mutex;
 
+use crossbeam_utils::CachePadded;
+
 use crate::agents::Columns;
 use crate::steer::{self, SteerCtx, SteerScratch};
 
@@ -16,7 +18,8 @@ impl World {
         crate::zone!("steer");
         let threads = rayon::current_num_threads().max(1);
         while self.scratch.len() < threads {
-            self.scratch.push(Mutex::new(SteerScratch::default()));
+            let scratch = Mutex::new(SteerScratch::default());
+            self.scratch.push(CachePadded::new(scratch));
         }
         let max_radius = self.max_neighbour_radius();
         let sums_from_candidates = self.sums_from_candidates();
