@@ -4,6 +4,7 @@
 use glam::Vec2;
 use throng::behaviours::avoidance::AvoidanceParams;
 use throng::behaviours::targeting::ArriveParams;
+use throng::scene::Wall;
 use throng::world::Arrival;
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, GroupId, Target, World, WorldConfig};
 
@@ -187,4 +188,43 @@ fn a_displaced_agent_reports_leaving_and_regaining_its_goal() {
         [(Moving, Arrived), (Arrived, Moving), (Moving, Arrived)]
     );
     assert!(w.position(id).unwrap().distance(goal) <= RADIUS);
+}
+
+#[test]
+fn a_pair_each_on_the_others_place_trades_places_beside_a_wall() {
+    // A block of places 0.97 apart above a wall, two of its lowest row empty: their
+    // owners stand crossed below them, against the wall, each on the other's place.
+    // `b` stands within `arrived_within` (1) of its own place without having reached
+    // it: were it to step aside for `a` as an arrived holder does, while `a`, on the
+    // lower slot, steps aside for it, neither would ever move (the scaled `pillars`
+    // corridor ended so at a few sizes).
+    let mut w = World::new(WorldConfig::default());
+    w.set_walls(&[Wall::new(Vec2::new(-6.0, -0.45), Vec2::new(6.0, -0.45)).unwrap()])
+        .unwrap();
+    let g = walkers(&mut w, "places");
+    let (goal_a, goal_b) = (Vec2::new(-0.73, 0.61), Vec2::new(0.24, 0.61));
+    let a = walker(&mut w, g, Vec2::new(0.55, 0.0), goal_a);
+    let b = walker(&mut w, g, Vec2::new(-0.5, 0.05), goal_b);
+    let mut holders = vec![];
+    for row in 0..3 {
+        for col in -3..=3 {
+            let p = Vec2::new(-0.73 + 0.97 * col as f32, 0.61 + 0.97 * row as f32);
+            if p.distance(goal_a) > 0.1 && p.distance(goal_b) > 0.1 {
+                holders.push(walker(&mut w, g, p, p));
+            }
+        }
+    }
+    assert!(w.position(b).unwrap().distance(goal_b) < 1.0);
+    assert!(w.position(a).unwrap().distance(goal_b) < 2.0 * RADIUS);
+    assert!(w.position(b).unwrap().distance(goal_a) < 2.0 * RADIUS);
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+    }
+    for (id, goal) in [(a, goal_a), (b, goal_b)] {
+        let d = w.position(id).unwrap().distance(goal);
+        assert!(d <= RADIUS, "{d}");
+        assert_eq!(w.arrival(id).unwrap(), Arrival::Arrived);
+    }
+    let all: Vec<AgentId> = [a, b].into_iter().chain(holders).collect();
+    assert!(mean_speed(&w, &all) < 0.01 * TOP_SPEED);
 }

@@ -42,7 +42,9 @@ impl SteerCtx<'_> {
 enum Standing {
     /// No goal, or not there yet.
     OnItsWay,
-    /// Within its group's `arrived_within` of its goal, and not queued: it holds it.
+    /// Within its group's `arrived_within` of its goal, and not queued: it holds it
+    /// (yields to movers, does not turn by the side bias; steps aside for them once it
+    /// has arrived).
     Holding,
     /// Its goal is taken: it touches a neighbour bound for the same point (within
     /// the agent's radius of it) that stands nearer to the point than it does. It
@@ -368,8 +370,18 @@ fn half_planes<const SCALED: bool>(
     s.queued = stand == Standing::Queued;
     let holds = stand != Standing::OnItsWay;
     let mine = (params.priority, holds);
-    // An agent holding its goal, or queued at it: the way it steps for the movers it
-    // stands in the way of (`make_way`, summed). Those bound for a goal nearer its own
+    // Who steps aside for movers: an agent queued, or one holding its goal that has
+    // arrived there (its arrival state `Arrived`: it came within its radius of its
+    // goal, and stays so until two radii away). One only nearing its goal within
+    // `arrived_within` does not: on the edge of that distance it would flicker in and
+    // out of holding, and rest there, making way for a mover that makes way for it.
+    let makes_way = match stand {
+        Standing::Queued => true,
+        Standing::Holding => s.arrived,
+        Standing::OnItsWay => false,
+    };
+    // An agent that makes way: the way it steps for the movers it stands in the way
+    // of (`make_way`, summed). Those bound for a goal nearer its own
     // than the sum of their radii are left out: the two goals cannot both be held
     // (a shared point, places packed closer than the bodies), and stepping aside
     // would only trade places for ever.
@@ -388,12 +400,12 @@ fn half_planes<const SCALED: bool>(
                 let reach = me.radius + ctx.radius[j];
                 // (Most pairs are settled by the first two tests, before any
                 // target is looked up.)
-                if !they_hold && (holds || near_goal(goal, ctx.pos[j], reach)) {
+                if !they_hold && (makes_way || near_goal(goal, ctx.pos[j], reach)) {
                     let straight = walks_straight(ctx, j);
                     let theirs = ctx.resolve(ctx.target[j]).map(|t| t.pos);
                     let theirs = theirs.filter(|_| straight);
                     if let Some(to) = theirs.filter(|&to| !near_goal(goal, to, reach)) {
-                        if holds || swapped(ctx, row, j, to, reach) {
+                        if makes_way || swapped(ctx, row, j, to, reach) {
                             aside += make_way(rel_pos, from_me(to), radius);
                         }
                     }

@@ -50,8 +50,9 @@ pub(crate) struct SteerScratch {
     /// programs' scratch.
     pub lines: Vec<Line>,
     pub projected: Vec<Line>,
-    /// Whether the avoidance found the agent being steered queued at its target
-    /// point (set by each avoidance solve).
+    /// Whether the agent being steered has arrived (its arrival state after the last
+    /// tick), for its avoidance; and whether that found it queued at its target point.
+    pub arrived: bool,
     pub queued: bool,
     /// The neighbour query of the group last steered in this chunk (cleared at each
     /// chunk: a query holds for the index as rebuilt this tick).

@@ -5,6 +5,7 @@
 
 use glam::Vec2;
 
+use crate::agents::arrival::{Arrival, ArrivalMemory};
 use crate::agents::{BehaviourMemory, SteerOut};
 use crate::behaviours::angular::{align, face, look_where_you_are_going, velocity_match};
 use crate::behaviours::approach::{approach_step, WalkerState};
@@ -81,9 +82,10 @@ pub(crate) struct AgentMut<'a> {
     pub rng: &'a mut AgentRng,
     pub memory: &'a mut BehaviourMemory,
     pub walker: &'a mut WalkerState,
-    /// Whether its avoidance found its target point taken (written by avoiding
+    /// Its arrival memory as the last tick left it: the avoidance reads whether it
+    /// has arrived, and writes whether it found its target point taken (avoiding
     /// groups only).
-    pub queued: &'a mut bool,
+    pub arrival: &'a mut ArrivalMemory,
 }
 
 /// The behaviour dispatch of one agent: what `steer_one` knows of the agent, its
@@ -255,13 +257,15 @@ pub(crate) fn preferred_velocity(me: &AgentState, force: Vec2, dt: f32) -> Vec2 
 /// a kinematic group) made collision-free by its group's avoidance, whose output is
 /// then a velocity the integration takes as it is; or, in a group the host moves, the
 /// velocity the tick would give it. The avoidance starts from a host-driven agent's
-/// velocity (`host`) itself, else from the behaviours' [`preferred_velocity`].
+/// velocity (`host`) itself, else from the behaviours' [`preferred_velocity`]; it
+/// reads whether the agent has arrived and notes in `arrival` whether it is queued.
 fn motion(
     ctx: &SteerCtx<'_>,
     (g_idx, row): (usize, usize),
     me: &AgentState,
     linear: Vec2,
     host: Option<Vec2>,
+    arrival: &mut ArrivalMemory,
     s: &mut SteerScratch,
 ) -> Vec2 {
     let plan = &ctx.plans[g_idx];
@@ -272,7 +276,10 @@ fn motion(
             (None, Movement::Steering) => preferred_velocity(me, linear, ctx.dt),
             (None, Movement::Kinematic) => truncate(linear, me.max_speed),
         };
-        avoid(ctx, row, me, preferred, how, s)
+        s.arrived = arrival.state == Arrival::Arrived;
+        let v = avoid(ctx, row, me, preferred, how, s);
+        arrival.queued = s.queued;
+        v
     } else if plan.host_moves {
         match movement {
             Movement::Steering => next_velocity(me.vel, linear, me.limits(), ctx.dt),
@@ -306,10 +313,7 @@ pub(crate) fn steer_one(
         } else {
             Vec2::ZERO
         };
-        let linear = motion(ctx, (g_idx, row), &me, linear, Some(host), s);
-        if ctx.plans[g_idx].avoidance.is_some() {
-            *m.queued = s.queued;
-        }
+        let linear = motion(ctx, (g_idx, row), &me, linear, Some(host), m.arrival, s);
         return (SteerOut::new(linear, 0.0, None), seen.count as u32);
     }
     let (flock, count) = (seen.flock.forces(&me), seen.count);
@@ -323,7 +327,7 @@ pub(crate) fn steer_one(
         rng,
         memory,
         walker,
-        queued,
+        arrival,
     } = m;
     let neighbours = &s.neighbours;
     let mut dispatch = Dispatch {
@@ -399,9 +403,6 @@ pub(crate) fn steer_one(
     } else {
         0.0
     };
-    let linear = motion(ctx, (g_idx, row), &me, linear, None, s);
-    if ctx.plans[g_idx].avoidance.is_some() {
-        *queued = s.queued;
-    }
+    let linear = motion(ctx, (g_idx, row), &me, linear, None, arrival, s);
     (SteerOut::new(linear, angular, out.heading), count as u32)
 }

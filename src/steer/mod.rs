@@ -202,7 +202,7 @@ fn steer_chunk(
             rng: &mut rng[k],
             memory: &mut memory[k],
             walker: walker.get_mut(k).unwrap_or(&mut idle),
-            queued: &mut arrival[k].queued,
+            arrival: &mut arrival[k],
         };
         let (o, seen) = steer_one(ctx, row, m, s);
         out[k] = o;
