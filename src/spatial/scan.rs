@@ -3,6 +3,7 @@
 //! rows of an over-full list.
 
 use glam::Vec2;
+use wide::i32x4;
 
 use super::cells::CellTable;
 use super::{dist2, pad, GROUP};
@@ -415,6 +416,15 @@ pub(super) fn keep_nearest(
     r2: f32,
     (keys, select): (&mut Vec<u64>, &mut Vec<u64>),
 ) -> usize {
+    let few = match hits.len() {
+        0..=12 => keep_nearest_of_few::<3>(positions, p, hits, cap),
+        13..=16 => keep_nearest_of_few::<4>(positions, p, hits, cap),
+        17..=FEW => keep_nearest_of_few::<6>(positions, p, hits, cap),
+        _ => None,
+    };
+    if let Some(kept) = few {
+        return kept;
+    }
     // The keys are recomputed with the scan's own distance arithmetic ([`dist2`]).
     keys.clear();
     keys.extend(hits.iter().map(|&h| {
@@ -431,6 +441,60 @@ pub(super) fn keep_nearest(
         kept += usize::from(k <= last);
     }
     kept.min(cap)
+}
+
+/// Longest list [`keep_nearest`] chooses from by ranks ([`keep_nearest_of_few`]).
+const FEW: usize = 24;
+
+/// [`keep_nearest`] for a list of at most [`FEW`] whose squared distances are all
+/// different (`None` otherwise): each match's rank (how many of the others are
+/// nearer) counted four at a time, and those ranked below `cap` kept, in scan order.
+/// No branch on the data: in an avoiding crowd, where nearly every row has a few more
+/// than its cap within its narrowed radius, this costs fewer instructions than the
+/// buckets of [`kth_smallest`] (`docs/optimisations.md`). Without ties the order by
+/// distance is the order by `(d2, row)`, and squared distances (non-negative, not NaN)
+/// compare as the integers of their bits.
+#[inline(always)]
+fn keep_nearest_of_few<const BLOCKS: usize>(
+    positions: &[Vec2],
+    p: Vec2,
+    hits: &mut [u32],
+    cap: usize,
+) -> Option<usize> {
+    // Past the list, farther than any match (never compared as a `j` below).
+    let mut d2 = [[i32::MAX; 4]; BLOCKS];
+    let d2 = d2.as_flattened_mut();
+    for (d, &h) in d2.iter_mut().zip(hits.iter()) {
+        let q = positions[h as usize];
+        *d = dist2(p.x, p.y, q.x, q.y).to_bits() as i32;
+    }
+    let d2x: [i32x4; BLOCKS] = std::array::from_fn(|b| {
+        i32x4::new([d2[4 * b], d2[4 * b + 1], d2[4 * b + 2], d2[4 * b + 3]])
+    });
+    // Per match: how many are nearer, and how many are as near (itself included).
+    let mut nearer = [i32x4::ZERO; BLOCKS];
+    let mut as_near = [i32x4::ZERO; BLOCKS];
+    for &dj in d2.iter().take(hits.len()) {
+        let dj = i32x4::splat(dj);
+        for b in 0..BLOCKS {
+            nearer[b] -= dj.simd_lt(d2x[b]);
+            as_near[b] -= dj.simd_eq(d2x[b]);
+        }
+    }
+    let one = i32x4::splat(1);
+    if as_near.iter().any(|e| e.simd_gt(one).to_bitmask() != 0) {
+        return None;
+    }
+    let cap = i32x4::splat(i32::try_from(cap).unwrap_or(i32::MAX));
+    let keep = (0..BLOCKS).fold(0u32, |m, b| {
+        m | (nearer[b].simd_lt(cap).to_bitmask() << (4 * b))
+    });
+    let mut kept = 0;
+    for i in 0..hits.len() {
+        hits[kept] = hits[i];
+        kept += ((keep >> i) & 1) as usize;
+    }
+    Some(kept)
 }
 
 /// Sort `hits` by `(d2, row)` from `p` (the [`NeighbourQuery::sorted`] option).

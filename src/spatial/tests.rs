@@ -852,6 +852,60 @@ fn kth_smallest_matches_a_sort() {
     }
 }
 
+/// `keep_nearest` on short lists (chosen by ranks, or by buckets where two
+/// distances tie) keeps what a sort by `(d2, row)` keeps, in scan order.
+#[test]
+fn keep_nearest_matches_a_sort() {
+    let mut rng = Xoshiro128PlusPlus::seed_from_u64(12);
+    let positions = cloud(5, 4000, 0);
+    let mut scratch = (Vec::new(), Vec::new());
+    let mut ties = 0;
+    for case in 0..6000u32 {
+        let p = positions[rng.next_u32() as usize % positions.len()];
+        let n = 1 + rng.next_u32() as usize % 40;
+        // Rows in any order; some lists repeat a position (equal distances), some
+        // stand the probe on a match (distance zero).
+        let mut hits: Vec<u32> = (0..n)
+            .map(|_| rng.next_u32() % positions.len() as u32)
+            .collect();
+        hits.sort_unstable();
+        hits.dedup();
+        for i in (1..hits.len()).rev() {
+            hits.swap(i, rng.next_u32() as usize % (i + 1));
+        }
+        let mut pts = positions.clone();
+        if case % 4 == 0 && hits.len() > 1 {
+            pts[hits[1] as usize] = pts[hits[0] as usize];
+        }
+        let p = if case % 9 == 0 {
+            pts[hits[0] as usize]
+        } else {
+            p
+        };
+        let key = |h: u32| {
+            let q = pts[h as usize];
+            scan::dist_key(dist2(p.x, p.y, q.x, q.y), h)
+        };
+        let mut keys: Vec<u64> = hits.iter().map(|&h| key(h)).collect();
+        let r2 = f32::from_bits((keys.iter().max().unwrap() >> 32) as u32);
+        let d2s: Vec<u64> = keys.iter().map(|k| k >> 32).collect();
+        ties += usize::from((1..d2s.len()).any(|i| d2s[..i].contains(&d2s[i])));
+        keys.sort_unstable();
+        let cap = 1 + rng.next_u32() as usize % hits.len();
+        let last = keys[cap - 1];
+        let want: Vec<u32> = hits.iter().copied().filter(|&h| key(h) <= last).collect();
+        let mut got = hits.clone();
+        let kept = scan::keep_nearest(&pts, p, &mut got, cap, r2, (&mut scratch.0, &mut scratch.1));
+        assert_eq!(
+            &got[..kept],
+            &want[..],
+            "case {case}: {} hits, cap {cap}",
+            hits.len()
+        );
+    }
+    assert!(ties > 1000, "{ties} lists with equal distances");
+}
+
 #[test]
 fn bounds_equal_a_plain_fold() {
     // Odd and even lengths, a pair with one non-finite coordinate, NaN, infinities,
