@@ -262,6 +262,23 @@ pub fn headway_speed(dir: Vec2, rel_pos: Vec2, reach: f32, time_gap: f32) -> f32
     }
 }
 
+/// The least cosine of the angle between an agent's way and a neighbour's forward
+/// direction for the neighbour to go the agent's way ([`goes_my_way`]): 60°.
+pub const SAME_WAY: f32 = 0.5;
+
+/// Whether a neighbour facing `facing` (a unit vector: its heading, which follows
+/// the way it walks and stays when it stops) goes the way `dir` of an agent (a unit
+/// vector): faces within 60° of it. Only such a neighbour sets the agent's time gap
+/// ([`headway_speed`]): people queue behind those going their way (Reynolds'
+/// queuing), and pass those coming toward them or crossing their way, which the
+/// avoidance does. Counting those too, crowds meeting or crossing stood behind each
+/// other's fronts for ever (`docs/pedestrians.md`).
+#[must_use]
+#[inline]
+pub fn goes_my_way(dir: Vec2, facing: Vec2) -> bool {
+    dir.dot(facing) >= SAME_WAY
+}
+
 /// The ORCA line of an agent moving at `vel` for one encounter, with time horizon
 /// `1 / inv_tau` and (for pairs already overlapping) time step `dt`: the half-plane of
 /// velocities through `vel + share * u`, where `u` is the smallest change of the

@@ -5,11 +5,11 @@
 use glam::Vec2;
 
 use crate::behaviours::avoidance::{
-    agent_line, disc_line, headway_speed, make_way, share, solve, wall_line, AvoidanceParams,
-    Encounter,
+    agent_line, disc_line, goes_my_way, headway_speed, make_way, share, solve, wall_line,
+    AvoidanceParams, Encounter,
 };
 use crate::behaviours::AgentState;
-use crate::math::{normalize_or_zero, rotate_cw_by};
+use crate::math::{heading_to_vec, normalize_or_zero, rotate_cw_by};
 
 use crate::group::GroupConfig;
 use crate::scene::{FieldSample, ObstacleIndex, WallIndex};
@@ -430,12 +430,23 @@ fn half_planes<const SCALED: bool>(
                 let ahead = normalize_or_zero(preferred);
                 let headway = s.rows.iter().fold(f32::INFINITY, |slowest, &r| {
                     let j = r as usize;
-                    if j == row || !avoids(params.mask, avoidance_of(ctx, j)) {
+                    let theirs = avoidance_of(ctx, j);
+                    if j == row || !avoids(params.mask, theirs) {
                         return slowest;
                     }
                     let reach = (me.radius + ctx.radius[j]) * scale;
                     let speed = headway_speed(ahead, from_me(ctx.pos[j]), reach, params.time_gap);
-                    slowest.min(speed)
+                    // Only a neighbour going its way: one in its lane coming toward it,
+                    // or crossing it, is passed, not followed; nor is one holding its
+                    // goal (it yields to movers).
+                    let followed = speed < slowest
+                        && goes_my_way(ahead, heading_to_vec(ctx.heading[j]))
+                        && !theirs.is_some_and(|t| ctx.arrived(j, t.arrived_within));
+                    if followed {
+                        speed
+                    } else {
+                        slowest
+                    }
                 });
                 keep_time_gap(preferred, headway / scale)
             }

@@ -142,6 +142,22 @@ fn making_way_hand_worked() {
 }
 
 #[test]
+fn goes_my_way_hand_worked() {
+    let east = Vec2::X;
+    let at = |deg: f32| Vec2::new(deg.to_radians().cos(), deg.to_radians().sin());
+    // The same way, 45° off, and 59° off: followed.
+    assert!(goes_my_way(east, east));
+    assert!(goes_my_way(east, at(45.0)));
+    assert!(goes_my_way(east, at(-59.0)));
+    // 61° off, crossing at a right angle, coming toward it: passed.
+    assert!(!goes_my_way(east, at(61.0)));
+    assert!(!goes_my_way(east, Vec2::Y));
+    assert!(!goes_my_way(east, -east));
+    // No direction (NaN compares false): passed.
+    assert!(!goes_my_way(east, Vec2::NAN));
+}
+
+#[test]
 fn headway_speed_hand_worked() {
     let east = Vec2::X;
     // Straight ahead 2.0 away, radii sum 0.5: free 1.5, over a time gap of 1 s.
