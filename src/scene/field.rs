@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 use super::{Obstacle, Wall};
 use crate::error::{Result, ThrongError};
 
-/// The most cells a field may have (a 8,192 × 8,192 grid, about 800 MB at 12 bytes
-/// a cell): a larger one is refused before anything is allocated.
+/// The most cells a field may have (a 8,192 × 8,192 grid, about 810 MB at 12 bytes
+/// and a bit a cell): a larger one is refused before anything is allocated.
 pub const MAX_FIELD_CELLS: usize = 1 << 26;
 
 /// Cells a field's area is padded by on each side beyond the walls, obstacles and
@@ -34,6 +34,11 @@ const PAD_CELLS: f32 = 4.0;
 /// A congestion-aware field counts its crowd in square blocks about this many
 /// clearances a side (a metre for people of radius 0.25).
 const BLOCK_CLEARANCES: f32 = 4.0;
+
+/// A cell is *quiet* (one bit, [`GoalField::clear_of_goals`]) when the nine cells
+/// around it are all reached and all more than this many clearances (or cells, where
+/// those are larger) from a goal.
+const QUIET_CLEARANCES: f32 = 4.0;
 
 /// Where a field leads: one goal, or the nearest of several.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -255,6 +260,12 @@ pub struct GoalField {
     /// Per cell, row-major: its distance and direction side by side (a sample reads
     /// both of four cells).
     cells: Vec<FieldCell>,
+    /// One bit a cell, row-major in `u64` words, `quiet_words` a row: set where the
+    /// cell is quiet (see [`QUIET_CLEARANCES`]), so that a point in it samples as on
+    /// its way, more than `quiet_beyond` from every goal, without reading four cells.
+    quiet: Vec<u64>,
+    quiet_words: usize,
+    quiet_beyond: f32,
     /// A congestion-aware field's: per cell, blocked (kept for the rebuilds); and the
     /// agents counted per block at the last rebuild, with the block's side in cells.
     /// Empty otherwise.
@@ -333,6 +344,9 @@ impl GoalField {
             cols,
             rows,
             cells: Vec::new(),
+            quiet: Vec::new(),
+            quiet_words: cols.div_ceil(64),
+            quiet_beyond: QUIET_CLEARANCES * spec.clearance.max(cell),
             blocked: Vec::new(),
             crowd: Vec::new(),
             block: ((spec.clearance * BLOCK_CLEARANCES / cell).round() as usize).max(1),
@@ -411,6 +425,9 @@ impl GoalField {
             cols: self.cols,
             rows: self.rows,
             cells: Vec::new(),
+            quiet: Vec::new(),
+            quiet_words: self.quiet_words,
+            quiet_beyond: self.quiet_beyond,
             blocked: Vec::new(),
             crowd: Vec::new(),
             block: self.block,
@@ -467,6 +484,7 @@ impl GoalField {
         }
         marcher.march();
         self.cells = directions(cols, rows, &marcher.distances(cols, rows));
+        self.quiet = quiet_cells(cols, rows, &self.cells, self.quiet_beyond);
         if self.spec.congestion.is_some() {
             self.blocked = blocked;
             self.crowd = crowd;
@@ -641,42 +659,86 @@ impl GoalField {
         let u = (p - self.origin) * self.inv_cell - 0.5;
         let f = u.floor();
         let t = u - f;
-        let (fx, fy) = (f.x as i64, f.y as i64);
-        let mut dir = Vec2::ZERO;
-        let mut dist = 0.0;
-        let mut weight = 0.0;
-        let mut at_goal = 0.0;
-        for (dy, wy) in [(0, 1.0 - t.y), (1, t.y)] {
-            for (dx, wx) in [(0, 1.0 - t.x), (1, t.x)] {
-                let (x, y) = (fx + dx, fy + dy);
-                if x < 0 || y < 0 || x >= self.cols as i64 || y >= self.rows as i64 {
-                    continue;
-                }
-                let i = y as usize * self.cols + x as usize;
-                let c = self.cells[i];
-                if !c.dist.is_finite() {
-                    continue;
-                }
-                let w = wx * wy;
-                weight += w;
-                dist += w * c.dist;
-                dir += w * c.dir;
-                if c.dist == 0.0 {
-                    at_goal += w;
-                }
+        let (mut dir, mut dist, mut weight, mut at_goal) = (Vec2::ZERO, 0.0, 0.0, 0.0);
+        self.each_reached_around(f, t, |w, c| {
+            weight += w;
+            dist += w * c.dist;
+            dir += w * c.dir;
+            if c.dist == 0.0 {
+                at_goal += w;
             }
-        }
+        });
         if weight > 0.0 {
-            let direction = dir.normalize_or_zero();
-            if direction == Vec2::ZERO || at_goal >= weight * 0.5 {
+            if at_goal >= weight * 0.5 {
                 return FieldSample::AtGoal;
             }
+            let direction = match dir.normalize_or_zero() {
+                Vec2::ZERO => match self.heaviest_way(f, t) {
+                    Some(d) => d,
+                    None => return FieldSample::AtGoal,
+                },
+                d => d,
+            };
             return FieldSample::Toward {
                 direction,
                 distance: dist / weight,
             };
         }
         self.way_back(p)
+    }
+
+    /// `visit(weight, cell)` for each reached cell of the four whose centres surround
+    /// a point, the lower-left one at `lower` (cell coordinates, whole), the point at
+    /// `t` (0 to 1) across them: bilinear weights, in row order.
+    #[inline]
+    fn each_reached_around(&self, lower: Vec2, t: Vec2, mut visit: impl FnMut(f32, FieldCell)) {
+        let (fx, fy) = (lower.x as i64, lower.y as i64);
+        for (dy, wy) in [(0, 1.0 - t.y), (1, t.y)] {
+            for (dx, wx) in [(0, 1.0 - t.x), (1, t.x)] {
+                let (x, y) = (fx + dx, fy + dy);
+                if x < 0 || y < 0 || x >= self.cols as i64 || y >= self.rows as i64 {
+                    continue;
+                }
+                let c = self.cells[y as usize * self.cols + x as usize];
+                if c.dist.is_finite() {
+                    visit(wx * wy, c);
+                }
+            }
+        }
+    }
+
+    /// Where the four cells' directions cancel (on a ridge between two goals'
+    /// basins): the direction of the heaviest of them that has one (the first on a
+    /// tie); `None` if none has.
+    #[cold]
+    fn heaviest_way(&self, lower: Vec2, t: Vec2) -> Option<Vec2> {
+        let mut heaviest: Option<(f32, Vec2)> = None;
+        self.each_reached_around(lower, t, |w, c| {
+            if c.dir != Vec2::ZERO && heaviest.is_none_or(|(h, _)| w > h) {
+                heaviest = Some((w, c.dir));
+            }
+        });
+        heaviest.map(|(_, d)| d)
+    }
+
+    /// Whether a sample at `p` is known, from one bit, to be on its way
+    /// ([`FieldSample::Toward`]) more than `within` from every goal: true only where
+    /// `within` is at most [`QUIET_CLEARANCES`] clearances (or cells, if larger) and
+    /// the nine cells around `p`'s are reached and farther than that from a goal.
+    /// False says nothing: [`GoalField::sample`] tells.
+    #[inline]
+    #[must_use]
+    pub fn clear_of_goals(&self, p: Vec2, within: f32) -> bool {
+        let c = (p - self.origin) * self.inv_cell;
+        // Not NaN, not below the grid; edge cells are never quiet, so a point beyond
+        // the upper edge (cast down to it) is not either.
+        if !(within <= self.quiet_beyond && c.x >= 0.0 && c.y >= 0.0) {
+            return false;
+        }
+        let (x, y) = (c.x as usize, c.y as usize);
+        x < self.cols
+            && y < self.rows
+            && self.quiet[y * self.quiet_words + x / 64] >> (x % 64) & 1 == 1
     }
 
     /// From a point whose four cells are all blocked or unreached (a body pressed into
@@ -945,6 +1007,36 @@ fn directions(cols: usize, rows: usize, dist: &[f32]) -> Vec<FieldCell> {
         }
     });
     cells
+}
+
+/// The quiet bits of a grid of `cols` × `rows` `cells` (see [`GoalField`]): a cell
+/// off the grid's edge whose nine cells around it (itself included) are all reached
+/// and more than `beyond` from a goal. A point in such a cell samples from four of
+/// them, so its distance is more than `beyond` and it is in no goal. Rows in parallel.
+fn quiet_cells(cols: usize, rows: usize, cells: &[FieldCell], beyond: f32) -> Vec<u64> {
+    let words = cols.div_ceil(64);
+    let mut quiet = vec![0u64; words * rows];
+    let far = |i: usize| cells[i].dist.is_finite() && cells[i].dist > beyond;
+    quiet
+        .par_chunks_mut(words)
+        .enumerate()
+        .for_each(|(y, out)| {
+            if y == 0 || y + 1 >= rows {
+                return;
+            }
+            // Whether column x's three cells (rows y - 1 to y + 1) are far, for the
+            // last three columns.
+            let column = |x: usize| (y - 1..=y + 1).all(|r| far(r * cols + x));
+            let (mut before, mut at) = (false, cols > 0 && column(0));
+            for x in 1..cols {
+                let after = column(x);
+                if before && at && after {
+                    out[(x - 1) / 64] |= 1 << ((x - 1) % 64);
+                }
+                (before, at) = (at, after);
+            }
+        });
+    quiet
 }
 
 /// The eikonal update of one cell from the smaller accepted distances along x (`a`)

@@ -26,7 +26,8 @@ enum Aim {
     /// Its target point.
     Point(Vec2),
     /// Its goal field, without a target of its own: its travel distance to the
-    /// nearest goal, 0 in one.
+    /// nearest goal, 0 in one; infinite where the field knows it is farther than
+    /// arrival looks without measuring it.
     Field {
         /// Travel distance to a goal.
         distance: f32,
@@ -35,11 +36,24 @@ enum Aim {
     Unreachable,
 }
 
-/// The aim of an agent at `pos` with target point `goal`, following `field` (if its
-/// group does): an unreachable field position first, then its own target, then the
-/// field's goals.
-fn aim_of(goal: Option<Vec2>, field: Option<&GoalField>, pos: Vec2) -> Aim {
-    let sample = field.map(|f| f.sample(pos));
+/// The aim of an agent of `radius` at `pos` with target point `goal`, following
+/// `field` (if its group does): an unreachable field position first, then its own
+/// target, then the field's goals.
+fn aim_of(goal: Option<Vec2>, field: Option<&GoalField>, pos: Vec2, radius: f32) -> Aim {
+    let sample = match field {
+        // The field knows without reading its cells that the agent is on its way and
+        // farther from every goal than `next` looks (the common case, away from walls
+        // and goals).
+        Some(f) if f.clear_of_goals(pos, LEAVE_RADII * radius) => {
+            return match goal {
+                Some(g) => Aim::Point(g),
+                None => Aim::Field {
+                    distance: f32::INFINITY,
+                },
+            };
+        }
+        f => f.map(|f| f.sample(pos)),
+    };
     match (sample, goal) {
         (Some(FieldSample::Unreachable), _) => Aim::Unreachable,
         (_, Some(g)) => Aim::Point(g),
@@ -158,7 +172,7 @@ fn arrival_pass<'f>(
                 if goal.is_none() && field.is_none() && *m == ArrivalMemory::WITHOUT_TARGET {
                     continue;
                 }
-                let aim = aim_of(goal, field, *p);
+                let aim = aim_of(goal, field, *p, *radius);
                 *m = next(*m, aim, *p, (v.length(), *max_speed, *radius), dt);
                 any |= m.changed;
             }
@@ -399,20 +413,38 @@ mod tests {
                 .with_bounds(Vec2::splat(-10.0), Vec2::splat(10.0));
         let f = GoalField::build(&spec, &walls, &[]).unwrap();
         let (left, right) = (Vec2::new(-5.0, 0.0), Vec2::new(3.0, 0.0));
-        assert_eq!(aim_of(Some(Vec2::ONE), Some(&f), left), Aim::Unreachable);
+        let r = 0.5;
+        assert_eq!(aim_of(Some(Vec2::ONE), Some(&f), left, r), Aim::Unreachable);
         assert_eq!(
-            aim_of(Some(Vec2::ONE), Some(&f), right),
+            aim_of(Some(Vec2::ONE), Some(&f), right, r),
             Aim::Point(Vec2::ONE)
         );
-        let Aim::Field { distance } = aim_of(None, Some(&f), right) else {
+        let Aim::Field { distance } = aim_of(None, Some(&f), right, r) else {
             panic!("a field aim");
         };
         assert!((distance - 2.0).abs() < 0.2, "{distance}");
         assert_eq!(
-            aim_of(None, Some(&f), Vec2::new(5.0, 0.0)),
+            aim_of(None, Some(&f), Vec2::new(5.0, 0.0), r),
             Aim::Field { distance: 0.0 }
         );
-        assert_eq!(aim_of(None, None, right), Aim::Nothing);
+        assert_eq!(aim_of(None, None, right, r), Aim::Nothing);
+        // Far from the goal in open ground the field answers from its quiet bit,
+        // without the distance; a body large enough to arrive from there is measured.
+        let far = Vec2::new(5.0, 7.0);
+        assert_eq!(
+            aim_of(None, Some(&f), far, r),
+            Aim::Field {
+                distance: f32::INFINITY
+            }
+        );
+        assert_eq!(
+            aim_of(Some(Vec2::ONE), Some(&f), far, r),
+            Aim::Point(Vec2::ONE)
+        );
+        let Aim::Field { distance } = aim_of(None, Some(&f), far, 3.0) else {
+            panic!("a field aim");
+        };
+        assert!((distance - 7.0).abs() < 0.3, "{distance}");
     }
 
     /// The pass skips an agent that has had no target for two ticks: `next` must

@@ -323,3 +323,87 @@ fn cells_coarser_than_the_clearance_leak_through_no_wall() {
         assert!(distance > 22.0, "angle {a}: {distance} through the wall");
     }
 }
+
+#[test]
+fn a_ridge_between_two_goals_is_on_the_way_not_in_a_goal() {
+    // Two walls of goals, x = -5 and x = 5: the ridge is x = 0, between the centres of
+    // cells 39 and 40 (of 80), whose directions are exactly opposite.
+    let spec = FieldSpec::new(
+        vec![
+            Goal::Segment(Vec2::new(-5.0, -10.0), Vec2::new(-5.0, 10.0)),
+            Goal::Segment(Vec2::new(5.0, -10.0), Vec2::new(5.0, 10.0)),
+        ],
+        0.5,
+    )
+    .with_bounds(Vec2::splat(-10.0), Vec2::splat(10.0));
+    let f = GoalField::build(&spec, &[], &[]).unwrap();
+    assert_eq!(f.dims(), (80, 80));
+    let (left, right) = (f.cell_direction(39, 40), f.cell_direction(40, 40));
+    assert_eq!((left, right), (Some(Vec2::NEG_X), Some(Vec2::X)));
+    // On the ridge, the four cells weigh the same: the first of the heaviest leads.
+    match f.sample(Vec2::new(0.0, 0.125)) {
+        FieldSample::Toward {
+            direction,
+            distance,
+        } => {
+            assert_eq!(direction, Vec2::NEG_X);
+            assert!((distance - 5.0).abs() < 0.2, "{distance}");
+        }
+        other => panic!("on the ridge: {other:?}"),
+    }
+}
+
+#[test]
+fn quiet_cells_say_only_what_a_sample_would() {
+    // A room with a door and a pillar, the goal outside: every point where the quiet
+    // bit answers must sample as on its way and farther than asked; most of the room
+    // must be quiet.
+    let walls = [
+        wall((-8.0, -8.0), (8.0, -8.0)),
+        wall((8.0, -8.0), (8.0, 8.0)),
+        wall((8.0, 8.0), (1.0, 8.0)),
+        wall((-1.0, 8.0), (-8.0, 8.0)),
+        wall((-8.0, 8.0), (-8.0, -8.0)),
+    ];
+    let obstacles = [Obstacle::new(Vec2::new(2.0, -2.0), 1.5).unwrap()];
+    let spec = FieldSpec::new(vec![Goal::Point(Vec2::new(0.0, 11.0))], 0.3)
+        .with_bounds(Vec2::splat(-12.0), Vec2::splat(12.0));
+    let f = GoalField::build(&spec, &walls, &obstacles).unwrap();
+    let beyond = QUIET_CLEARANCES * 0.3;
+    let mut rng = 0x2545_f491_u32;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        rng as f32 / u32::MAX as f32
+    };
+    let (mut quiet, mut inside) = (0, 0);
+    for _ in 0..20_000 {
+        let p = Vec2::new(next() * 30.0 - 15.0, next() * 30.0 - 15.0);
+        let within = next() * 2.0 * beyond;
+        if !f.clear_of_goals(p, within) {
+            continue;
+        }
+        quiet += 1;
+        inside += usize::from(p.x.abs() < 7.0 && p.y.abs() < 7.0);
+        assert!(within <= beyond);
+        match f.sample(p) {
+            FieldSample::Toward { distance, .. } => {
+                assert!(distance > within, "{p}: {distance} within {within}");
+            }
+            other => panic!("{p} is quiet but samples as {other:?}"),
+        }
+    }
+    // Half the points ask within the reach; of those, the room's inside (49% of the
+    // area sampled less the pillar's) and the open ground round it are mostly quiet.
+    assert!(quiet > 5_000, "{quiet} quiet points");
+    assert!(inside > 2_000, "{inside} quiet points inside");
+    // Off the grid, NaN, a goal's cells: never quiet.
+    for p in [
+        Vec2::splat(-20.0),
+        Vec2::splat(f32::NAN),
+        Vec2::new(0.0, 11.0),
+    ] {
+        assert!(!f.clear_of_goals(p, 0.0), "{p}");
+    }
+}
