@@ -687,6 +687,25 @@ impl GoalField {
         self.way_back(p)
     }
 
+    /// Ask the cache for the cells a sample at `p` reads (a hint, on x86-64: nothing
+    /// else changes). The cell is found by truncation, which is the floor for the
+    /// points inside the field; a point outside asks for some cell, or none.
+    #[inline]
+    pub fn prefetch(&self, p: Vec2) {
+        let u = (p - self.origin) * self.inv_cell - 0.5;
+        let i = (u.y as usize)
+            .saturating_mul(self.cols)
+            .saturating_add(u.x as usize);
+        for j in [i, i.saturating_add(self.cols)] {
+            // The row's two cells, whose lines are one or two.
+            if let Some(pair) = self.cells.get(j..j.saturating_add(2)) {
+                for c in pair {
+                    cache_hint(c);
+                }
+            }
+        }
+    }
+
     /// `visit(weight, cell)` for each reached cell of the four whose centres surround
     /// a point, the lower-left one at `lower` (cell coordinates, whole), the point at
     /// `t` (0 to 1) across them: bilinear weights, in row order.
@@ -1007,6 +1026,16 @@ fn directions(cols: usize, rows: usize, dist: &[f32]) -> Vec<FieldCell> {
         }
     });
     cells
+}
+
+/// Fetch the cache line holding `value` toward the core (x86-64's `prefetcht0`); a
+/// hint that changes nothing else, and nothing at all on other machines.
+#[inline(always)]
+fn cache_hint<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(value);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// The quiet bits of a grid of `cols` × `rows` `cells` (see [`GoalField`]): a cell

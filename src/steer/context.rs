@@ -275,6 +275,19 @@ impl SteerCtx<'_> {
         &self.plans[self.group[row] as usize]
     }
 
+    /// Ask the cache for the goal field cells the agent in `row` will sample, if it
+    /// follows a field (a hint: nothing else changes; nothing for a row past the end).
+    #[inline]
+    pub(crate) fn prefetch_field(&self, row: usize) {
+        let Some(&group) = self.group.get(row) else {
+            return;
+        };
+        let field = self.plans[group as usize].field;
+        if let Some(f) = field.and_then(|f| self.fields.get(f.index())?.as_deref()) {
+            f.prefetch(self.pos[row]);
+        }
+    }
+
     /// Whether the agent in `row`, of steering chunk `chunk`, steers on this tick: its
     /// group's think rate, or the level of detail's where it stands far and that is
     /// slower ([`super::think`]).

@@ -94,6 +94,9 @@ pub(crate) fn lane_forces(program: &Program, b: &Input) -> Output {
 /// the neighbours they perceived. Bitwise the
 /// same outputs, generator states and memories as the per-agent kernel
 /// ([`super::kernel::steer_one`]) on each of them.
+// Inlined into the chunk loop whatever the size of the per-agent kernel beside it,
+// which otherwise decides it (`docs/optimisations.md`).
+#[inline(always)]
 pub(crate) fn steer_four(
     ctx: &SteerCtx<'_>,
     row: usize,

@@ -54,6 +54,11 @@ pub(crate) use perceive::{
 /// one neighbour-index query per chunk, and one rayon task.
 const STEER_CHUNK: usize = crate::spatial::CHUNK_ROWS;
 
+/// Rows ahead of the one steering whose goal field cells are asked of the cache:
+/// sampling a large field waits on memory, and an agent's steering takes about as
+/// long as that wait (`docs/optimisations.md`).
+const FIELD_AHEAD: usize = 4;
+
 /// The per-agent columns the steering pass writes: the whole columns, or one chunk
 /// of their rows. `walker` is empty while no group walks; of `arrival`, the stage
 /// writes only the queue flag ([`ArrivalMemory::queued`]) of avoiding agents.
@@ -174,9 +179,13 @@ fn steer_chunk(
     let mut idle = WalkerState::default();
     // The neighbour total, summed by the workers (integers: exact in any order).
     let mut neighbours = 0u64;
+    let reads_fields = ctx.plans.iter().any(|p| p.field.is_some());
     let mut k = 0;
     while k < out.len() {
         let row = first + k;
+        if reads_fields {
+            ctx.prefetch_field(row + FIELD_AHEAD);
+        }
         if !thinks(row) {
             k += 1;
             continue;
