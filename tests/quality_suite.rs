@@ -71,6 +71,21 @@ fn the_pillars_corridor_scaled_ends_with_everyone_on_their_places() {
     }
 }
 
+#[test]
+fn two_way_doorways_scaled_do_not_stand_face_to_face() {
+    // Two flows meeting in a door, each bound by its own goal field: at these sizes
+    // their fronts stood face to face in the doorway for most of the run (47.5%,
+    // 83.1% and 61.3% at their goals after the profile's 300 s), until agents held up
+    // by a front coming the other way stepped into their own lanes.
+    let doorway = scenario::load_bundled(scenario::bundled("doorway").unwrap()).unwrap();
+    for agents in [80, 160, 240] {
+        let q = run_profile(&doorway.scaled_to(agents));
+        assert_eq!(q.deep_pairs_per_agent_sample, 0.0, "{agents}: {q:?}");
+        assert_eq!(q.stuck, 0, "{agents}: {q:?}");
+        assert!(q.at_goal_fraction >= 0.99, "{agents}: {q:?}");
+    }
+}
+
 /// A bundled profile with a time gap of `gap` seconds in every avoiding group.
 fn with_time_gap(name: &str, gap: f32) -> scenario::Profile {
     let mut profile = scenario::load_bundled(scenario::bundled(name).unwrap()).unwrap();

@@ -52,8 +52,10 @@ pub struct AvoidanceParams {
     /// instead of settling on it). A fixed, deterministic side preference, so that perfectly
     /// symmetric head-on pairs pass right shoulder to right shoulder instead of
     /// stopping face to face, and dense crossings turn into a roundabout instead of
-    /// jamming; an agent of priority 1 keeps its line. Default 0.6 (about 17° at the
-    /// default priority); 0 turns it off.
+    /// jamming; an agent of priority 1 keeps its line. Held up by a front coming the
+    /// other way (agents bound by another goal field, held up too), it turns further,
+    /// up to a quarter turn ([`front_turn`]). Default 0.6 (about 17° at the default
+    /// priority); 0 turns it off.
     pub side_bias: f32,
     /// Keep this time gap (s) to whoever walks ahead: an agent on its way prefers no
     /// more speed than the free distance to the nearest neighbour in its lane over
@@ -278,6 +280,21 @@ pub const SAME_WAY: f32 = 0.5;
 pub fn goes_my_way(dir: Vec2, facing: Vec2) -> bool {
     dir.dot(facing) >= SAME_WAY
 }
+
+/// The turn of an agent held up by a front coming the other way: its side turn
+/// `side` (radians) times `1 + FRONT_TURN × front`, with `front` the share (0 to 1)
+/// of its neighbours ahead that make the front, at most a quarter turn. Two flows
+/// meeting in a door under ORCA alone stand face to face, each front agent's
+/// half-planes leaving it no way but back; turned this far, it steps aside into its
+/// own lane (the right, as the side turn is) and the fronts slide past each other.
+#[must_use]
+#[inline]
+pub fn front_turn(side: f32, front: f32) -> f32 {
+    (side * (1.0 + FRONT_TURN * front)).min(std::f32::consts::FRAC_PI_2)
+}
+
+/// See [`front_turn`].
+pub const FRONT_TURN: f32 = 8.0;
 
 /// The ORCA line of an agent moving at `vel` for one encounter, with time horizon
 /// `1 / inv_tau` and (for pairs already overlapping) time step `dt`: the half-plane of

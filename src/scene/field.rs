@@ -742,7 +742,7 @@ impl GoalField {
 
     /// Whether a sample at `p` is known, from one bit, to be on its way
     /// ([`FieldSample::Toward`]) more than `within` from every goal: true only where
-    /// `within` is at most [`QUIET_CLEARANCES`] clearances (or cells, if larger) and
+    /// `within` is at most four clearances (or cells, if larger) and
     /// the nine cells around `p`'s are reached and farther than that from a goal.
     /// False says nothing: [`GoalField::sample`] tells.
     #[inline]

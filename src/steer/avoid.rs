@@ -5,8 +5,8 @@
 use glam::Vec2;
 
 use crate::behaviours::avoidance::{
-    agent_line, disc_line, goes_my_way, headway_speed, make_way, share, solve, wall_line,
-    AvoidanceParams, Encounter,
+    agent_line, disc_line, front_turn, goes_my_way, headway_speed, make_way, share, solve,
+    wall_line, AvoidanceParams, Encounter, SAME_WAY,
 };
 use crate::behaviours::AgentState;
 use crate::math::{heading_to_vec, normalize_or_zero, rotate_cw_by};
@@ -139,6 +139,75 @@ fn standing(
         Standing::Holding
     } else {
         Standing::OnItsWay
+    }
+}
+
+/// An agent slower than this share of its top speed is held up (and a neighbour
+/// too, for [`facing_front`]).
+const HELD_UP: f32 = 0.3;
+
+/// How far ahead, in sums of radii, a held-up agent looks for a front coming the
+/// other way ([`facing_front`]).
+const FRONT_REACH: f32 = 3.0;
+
+/// Whether two agents' goal fields differ: two flows bound for different places.
+fn other_field(ctx: &SteerCtx<'_>, row: usize, j: usize) -> Option<crate::FieldId> {
+    let mine = ctx.plan_of(row).field;
+    let theirs = ctx.plan_of(j).field?;
+    (mine != Some(theirs)).then_some(theirs)
+}
+
+/// The share of the neighbours ahead of a held-up agent (within [`FRONT_REACH`] sums
+/// of radii, in its `preferred` way) that stand against it: held up too, bound by a
+/// goal field of their own (not the agent's: two flows, not one crowd at an exit)
+/// whose way at them runs against the agent's. Two such fronts meeting in a door
+/// stand face to face under ORCA alone; 0 when the agent moves or nothing stands
+/// against it.
+fn facing_front(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    me: &AgentState,
+    preferred: Vec2,
+    rows: &[u32],
+    mask: u32,
+) -> f32 {
+    // Only flows bound by goal fields count: none in a world without fields.
+    if ctx.fields.is_empty() || me.vel.length_squared() >= (HELD_UP * me.max_speed).powi(2) {
+        return 0.0;
+    }
+    let way = normalize_or_zero(preferred);
+    let (mut ahead, mut against) = (0u32, 0u32);
+    for &r in rows {
+        let j = r as usize;
+        let rel = ctx.pos[j] - me.pos;
+        let reach = FRONT_REACH * (me.radius + ctx.radius[j]);
+        if j == row
+            || !avoids(mask, avoidance_of(ctx, j))
+            || rel.dot(way) <= 0.0
+            || !near(rel, reach)
+        {
+            continue;
+        }
+        ahead += 1;
+        let held = ctx.vel[j].length_squared() < (HELD_UP * ctx.max_speed[j]).powi(2);
+        let opposed = held
+            && other_field(ctx, row, j)
+                .and_then(|f| ctx.fields.get(f.index())?.as_deref())
+                .and_then(|f| match f.sample(ctx.pos[j]) {
+                    FieldSample::Toward { direction, .. } => Some(direction),
+                    // In its field's goal, on to its own target.
+                    FieldSample::AtGoal => ctx
+                        .resolve(ctx.target[j])
+                        .map(|t| normalize_or_zero(t.pos - ctx.pos[j])),
+                    FieldSample::Unreachable => None,
+                })
+                .is_some_and(|theirs| theirs.dot(way) <= -SAME_WAY);
+        against += u32::from(opposed);
+    }
+    if against == 0 {
+        0.0
+    } else {
+        against as f32 / ahead as f32
     }
 }
 
@@ -460,8 +529,15 @@ fn half_planes<const SCALED: bool>(
     // deterministic preference: perfectly symmetric head-on pairs pass instead of
     // stopping face to face, and dense crossings turn into a roundabout instead of
     // jamming. An agent holding its goal does not turn (it would circle its goal).
+    // Held up by a front coming the other way, it turns further (`facing_front`).
     let turned = if lines.len() > obstacle_lines && !holds {
-        rotate_cw_by(preferred, how.side_turn)
+        match facing_front(ctx, row, me, preferred, &s.rows, params.mask) {
+            0.0 => rotate_cw_by(preferred, how.side_turn),
+            front => {
+                let (sin, cos) = how.side_turn;
+                rotate_cw_by(preferred, front_turn(sin.atan2(cos), front).sin_cos())
+            }
+        }
     } else {
         preferred
     };

@@ -427,3 +427,16 @@ fn feasible_programs_keep_every_half_plane_and_find_the_nearest_velocity() {
     }
     assert!(worst <= 1e-4, "{worst}");
 }
+
+#[test]
+fn front_turn_hand_worked() {
+    // The default side turn, 0.6 × (1 - 0.5) = 0.3 rad: unchanged with no front,
+    // 0.3 × (1 + 8 × 0.25) = 0.9 with a quarter of the neighbours ahead in it,
+    // 0.3 × 5 = 1.5 with 0.5, and a quarter turn (not 2.7) with all of them.
+    assert_eq!(front_turn(0.3, 0.0), 0.3);
+    assert!((front_turn(0.3, 0.25) - 0.9).abs() < 1e-6);
+    assert!((front_turn(0.3, 0.5) - 1.5).abs() < 1e-6);
+    assert_eq!(front_turn(0.3, 1.0), std::f32::consts::FRAC_PI_2);
+    // No side turn, no front turn.
+    assert_eq!(front_turn(0.0, 1.0), 0.0);
+}
