@@ -632,7 +632,8 @@ impl GoalField {
 
     /// What the field says at `p`: the direction and distance interpolated bilinearly
     /// between the centres of the four cells around `p`, over those of them that are
-    /// reached. Where none is (a body pressed into a wall's clearance), the way back
+    /// reached (where their directions cancel, on a ridge between two goals' basins,
+    /// the direction of the heaviest). Where none is (a body pressed into a wall's clearance), the way back
     /// to the nearest reached cell within two cells; beyond that, [`FieldSample::Unreachable`].
     /// Outside the field's area: toward its nearest point.
     #[must_use]
