@@ -91,9 +91,7 @@ fn near_goal(goal: Option<Vec2>, p: Vec2, radius: f32) -> bool {
 fn walks_straight(ctx: &SteerCtx<'_>, j: usize) -> bool {
     let field = ctx.plans[ctx.group[j] as usize].field;
     field.is_none_or(|f| {
-        ctx.fields
-            .get(f.index())
-            .and_then(Option::as_deref)
+        ctx.field(f)
             .is_none_or(|f| f.sample(ctx.pos[j]) == FieldSample::AtGoal)
     })
 }
@@ -192,7 +190,7 @@ fn facing_front(
         let held = ctx.vel[j].length_squared() < (HELD_UP * ctx.max_speed[j]).powi(2);
         let opposed = held
             && other_field(ctx, row, j)
-                .and_then(|f| ctx.fields.get(f.index())?.as_deref())
+                .and_then(|f| ctx.field(f))
                 .and_then(|f| match f.sample(ctx.pos[j]) {
                     FieldSample::Toward { direction, .. } => Some(direction),
                     // In its field's goal, on to its own target.

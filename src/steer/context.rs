@@ -14,7 +14,7 @@ use crate::behaviours::leader::LeaderView;
 use crate::behaviours::targeting::Motion;
 use crate::behaviours::walls::detour;
 use crate::behaviours::AgentState;
-use crate::group::{GroupConfig, PathId};
+use crate::group::{FieldId, GroupConfig, PathId};
 use crate::integrate::Integrator;
 use crate::scene::{GoalField, ObstacleIndex, Path, WallIndex};
 use crate::spatial::{BatchNeighbours, NeighbourQuery, SpatialIndex};
@@ -275,6 +275,12 @@ impl SteerCtx<'_> {
         &self.plans[self.group[row] as usize]
     }
 
+    /// The goal field `id`, while it stands.
+    #[inline]
+    pub(crate) fn field(&self, id: FieldId) -> Option<&GoalField> {
+        self.fields.get(id.index())?.as_deref()
+    }
+
     /// Ask the cache for the goal field cells the agent in `row` will sample, if it
     /// follows a field (a hint: nothing else changes; nothing for a row past the end).
     #[inline]
@@ -282,8 +288,7 @@ impl SteerCtx<'_> {
         let Some(&group) = self.group.get(row) else {
             return;
         };
-        let field = self.plans[group as usize].field;
-        if let Some(f) = field.and_then(|f| self.fields.get(f.index())?.as_deref()) {
+        if let Some(f) = self.plans[group as usize].field.and_then(|f| self.field(f)) {
             f.prefetch(self.pos[row]);
         }
     }

@@ -194,17 +194,15 @@ impl Dispatch<'_, '_> {
             },
             Behaviour::Containment(p) => Contribution::force(containment(me, p)),
             Behaviour::Queue(p) => Contribution::force(queue(me, my_slot, neighbours, p)),
-            Behaviour::FollowField { field, params } => {
-                match ctx.fields.get(field.index()).and_then(Option::as_deref) {
-                    Some(f) => Contribution::force(follow_field(
-                        me,
-                        f.sample(me.pos),
-                        target.map(|t| t.pos),
-                        params,
-                    )),
-                    None => Contribution::default(),
-                }
-            }
+            Behaviour::FollowField { field, params } => match ctx.field(*field) {
+                Some(f) => Contribution::force(follow_field(
+                    me,
+                    f.sample(me.pos),
+                    target.map(|t| t.pos),
+                    params,
+                )),
+                None => Contribution::default(),
+            },
             Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.second_target(row))) {
                 (Some(a), Some(b)) => Contribution::force(interpose(me, a, &b, p)),
                 _ => Contribution::default(),

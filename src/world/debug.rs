@@ -278,7 +278,7 @@ impl World {
                     }
                 }
                 Behaviour::FollowField { field, .. } => {
-                    let sample = ctx.fields.get(field.index()).and_then(Option::as_deref);
+                    let sample = ctx.field(*field);
                     if let Some(FieldSample::Toward { direction, .. }) =
                         sample.map(|f| f.sample(me.pos))
                     {
