@@ -5,8 +5,10 @@
 //! total. Items are listed in ascending id order within a cell.
 
 use glam::Vec2;
+use wide::f32x4;
 
 use super::SceneError;
+use crate::math::x4::{Vec2x4, LANES};
 
 /// An inclusive rectangle of cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +122,28 @@ impl CellLayout {
             Self::coord(p.x, self.origin.x, self.inv_cell, self.nx),
             Self::coord(p.y, self.origin.y, self.inv_cell, self.ny),
         )
+    }
+
+    /// [`Self::cell_of`]'s lane twin for four points, as row-major indices: in each
+    /// lane whose point lies strictly inside the grid's span of truncation (`0 < f <
+    /// n - 1` on both axes, where `coord` truncates), the index of `cell_of`'s cell;
+    /// `None` where `cell_of` would clamp, or the point is not finite.
+    #[inline]
+    pub fn inner_cells_x4(&self, p: Vec2x4) -> [Option<usize>; LANES] {
+        let fx = (p.x - f32x4::splat(self.origin.x)) * f32x4::splat(self.inv_cell);
+        let fy = (p.y - f32x4::splat(self.origin.y)) * f32x4::splat(self.inv_cell);
+        let inside = fx.simd_gt(f32x4::ZERO)
+            & fx.simd_lt(f32x4::splat((self.nx - 1) as f32))
+            & fy.simd_gt(f32x4::ZERO)
+            & fy.simd_lt(f32x4::splat((self.ny - 1) as f32));
+        let mask = inside.to_bitmask();
+        let (ix, iy) = (
+            fx.fast_trunc_int().to_array(),
+            fy.fast_trunc_int().to_array(),
+        );
+        std::array::from_fn(|i| {
+            (mask & (1 << i) != 0).then(|| self.index(ix[i] as u32, iy[i] as u32))
+        })
     }
 
     /// Row-major index of a cell.
@@ -341,6 +365,12 @@ impl CellLists {
         }
     }
 
+    /// Whether cell `c` lists no item (`true` for a cell beyond the grid too).
+    #[inline]
+    pub fn is_empty_cell(&self, c: usize) -> bool {
+        self.cell_items(c).is_empty()
+    }
+
     /// Total number of (cell, item) entries.
     pub fn entries(&self) -> usize {
         self.items.len()
@@ -366,6 +396,53 @@ mod tests {
         // A degenerate (zero-height) box still gets one row.
         let s = CellLayout::fit(Vec2::ZERO, Vec2::new(10.0, 0.0), 1.0, 1024).unwrap();
         assert_eq!(s.len(), 10);
+    }
+
+    #[test]
+    fn inner_cells_x4_agree_with_cell_of() {
+        // A grid whose origin and cell are not round, points over it and beyond,
+        // on cell borders, on its first and last truncation bounds, and not finite.
+        let s = CellLayout::fit(Vec2::new(-3.3, 1.7), Vec2::new(41.0, 20.9), 0.7, 4096).unwrap();
+        let (lo, hi, c) = (s.min(), s.max(), s.cell());
+        let mut points = vec![
+            lo,
+            hi,
+            lo + Vec2::splat(c),
+            hi - Vec2::splat(c),
+            lo + Vec2::new(c, 2.5 * c),
+            Vec2::new(f32::NAN, 3.0),
+            Vec2::new(5.0, f32::INFINITY),
+            Vec2::new(-1e30, 1e30),
+        ];
+        let mut state = 0x2545_f491_u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32
+        };
+        for _ in 0..4000 {
+            let (u, v) = (next() * 1.2 - 0.1, next() * 1.2 - 0.1);
+            points.push(lo + (hi - lo) * Vec2::new(u, v));
+        }
+        let mut inner = 0;
+        for four in points.chunks_exact(LANES) {
+            let four: [Vec2; LANES] = four.try_into().unwrap();
+            for (p, cell) in four.iter().zip(s.inner_cells_x4(Vec2x4::load(&four))) {
+                let f = (*p - lo) / c;
+                let strictly_inside =
+                    f.x > 0.0 && f.y > 0.0 && f.x < (s.nx - 1) as f32 && f.y < (s.ny - 1) as f32;
+                if let Some(cell) = cell {
+                    let (ix, iy) = s.cell_of(*p);
+                    assert_eq!(cell, s.index(ix, iy), "{p}");
+                    inner += 1;
+                } else {
+                    assert!(!strictly_inside || !p.is_finite(), "{p} left out");
+                }
+            }
+        }
+        // Most of the random points are inside: the twin does not just say `None`.
+        assert!(inner > 2500, "{inner}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::group::{GroupConfig, Movement};
 use crate::integrate::{
     ease_heading, integrate_angular, integrate_linear, integrate_x4, Bodies4, Integrator, Limits,
 };
-use crate::math::x4::LANES;
+use crate::math::x4::{Vec2x4, LANES};
 use crate::math::{normalize_or_zero, truncate};
 use crate::scene::WallIndex;
 
@@ -329,16 +329,29 @@ fn integrate_four(
         min_speed_sq,
     };
     let o = integrate_x4(ctx.integrator, &bodies, ctx.dt)?;
-    if !ctx.contain {
-        // No walls: every move stands as computed (what the loop below writes when
-        // `slide` finds nothing), stored as whole arrays (`docs/optimisations.md`).
+    // The moves that cannot meet a wall: all of them when there are none, else those
+    // that stay in one cell listing none (`WallIndex::clear_moves_x4`).
+    let clear = if ctx.contain {
+        ctx.walls
+            .clear_moves_x4(Vec2x4::load(p), Vec2x4::load(&o.pos))
+    } else {
+        [true; LANES]
+    };
+    if clear == [true; LANES] {
+        // Every move stands as computed (what the loop below writes when `slide`
+        // finds nothing), stored as whole arrays (`docs/optimisations.md`).
         (*p, *v, *u, *h, *w) = (o.pos, o.vel, o.unit_vel, o.heading, [0.0; LANES]);
         return Some(0);
     }
     let mut crossed = 0;
     for i in 0..LANES {
         let (mut np, mut nv, mut nu) = (o.pos[i], o.vel[i], o.unit_vel[i]);
-        if let Some((slid, slid_vel)) = ctx.slide(row + i, p[i], np) {
+        let slid = if clear[i] {
+            None
+        } else {
+            ctx.slide(row + i, p[i], np)
+        };
+        if let Some((slid, slid_vel)) = slid {
             (np, nv) = (slid, slid_vel);
             nu = normalize_or_zero(nv);
             crossed += 1;

@@ -1,6 +1,7 @@
 //! Tests of [`super`]: each formula on a hand-worked case, outcomes in small scenes.
 
 use super::*;
+use crate::math::x4::{Vec2x4, LANES};
 use crate::rng::{agent_rng, uniform};
 
 fn wall(ax: f32, ay: f32, bx: f32, by: f32) -> Wall {
@@ -426,10 +427,16 @@ fn arena_agents_stay_inside() {
 
 #[test]
 fn memory_stays_bounded_for_thousands_of_walls() {
+    // Cells: at most four per wall or 64 Ki, whichever is more; entries a few per wall.
     let walls = random_walls(12, 5_000, 1_000.0);
     let idx = WallIndex::new(&walls).unwrap();
     let (cells, entries) = idx.grid_stats();
-    assert!(cells <= 20_000, "{cells}");
+    assert!(cells <= 1 << 16, "{cells}");
+    assert!(entries <= 10 * walls.len(), "{entries}");
+    let walls = random_walls(14, 50_000, 3_000.0);
+    let idx = WallIndex::new(&walls).unwrap();
+    let (cells, entries) = idx.grid_stats();
+    assert!(cells <= 4 * walls.len(), "{cells}");
     assert!(entries <= 10 * walls.len(), "{entries}");
     // A few very long walls among short ones.
     let mut walls = random_walls(13, 2_000, 10.0);
@@ -437,7 +444,107 @@ fn memory_stays_bounded_for_thousands_of_walls() {
     let idx = WallIndex::new(&walls).unwrap();
     let (cells, entries) = idx.grid_stats();
     assert!(
-        cells <= 8_000 && entries <= 20 * walls.len(),
+        cells <= 1 << 16 && entries <= 20 * walls.len(),
         "{cells} {entries}"
     );
+}
+
+/// A town's long walls over a wide plain: a square enclosure with gates and two
+/// closed buildings, 2 km across.
+fn sparse_town() -> Vec<Wall> {
+    let mut walls = vec![
+        wall(-1000.0, -1000.0, -30.0, -1000.0),
+        wall(30.0, -1000.0, 1000.0, -1000.0),
+        wall(1000.0, -1000.0, 1000.0, 1000.0),
+        wall(1000.0, 1000.0, -1000.0, 1000.0),
+        wall(-1000.0, 1000.0, -1000.0, -1000.0),
+    ];
+    for (x, y) in [(-600.0, 200.0), (300.0, -500.0)] {
+        walls.extend([
+            wall(x, y, x + 400.0, y),
+            wall(x + 400.0, y, x + 400.0, y + 300.0),
+            wall(x + 400.0, y + 300.0, x, y + 300.0),
+            wall(x, y + 300.0, x, y),
+        ]);
+    }
+    walls
+}
+
+#[test]
+fn sparse_walls_get_finer_cells_that_answer_the_same() {
+    let walls = sparse_town();
+    let idx = WallIndex::new(&walls).unwrap();
+    let mean = walls.iter().map(Wall::length).sum::<f32>() / walls.len() as f32;
+    // Cells of a quarter of the mean length would list walls in most cells here;
+    // finer ones list them in at most one in four.
+    assert!(idx.cell_size() < mean / 4.0, "{} {mean}", idx.cell_size());
+    let (cells, _) = idx.grid_stats();
+    let listed = (0..cells).filter(|&c| !idx.grid.is_empty_cell(c)).count();
+    assert!(listed * EMPTY_SHARE <= cells, "{listed} of {cells}");
+    // Every answer as before, and the four-lane test of moves agrees with
+    // `constrain_move`: a lane it calls clear is one that crosses no wall.
+    let mut rng = agent_rng(41, 3);
+    let (mut clear, mut moves) = (0, 0);
+    for i in 0..4_000 {
+        let from: [Vec2; LANES] = std::array::from_fn(|_| {
+            Vec2::new(
+                uniform(&mut rng, -990.0, 990.0),
+                uniform(&mut rng, -990.0, 990.0),
+            )
+        });
+        let reach = if i % 10 == 0 { 300.0 } else { 3.0 };
+        let to = from.map(|f| {
+            f + Vec2::new(
+                uniform(&mut rng, -reach, reach),
+                uniform(&mut rng, -reach, reach),
+            )
+        });
+        let says = idx.clear_moves_x4(Vec2x4::load(&from), Vec2x4::load(&to));
+        for k in 0..LANES {
+            let first = idx.first_crossing_t(from[k], to[k]);
+            assert_eq!(first, brute_first(&walls, from[k], to[k]));
+            if says[k] {
+                assert_eq!(first, None, "{} -> {}", from[k], to[k]);
+                assert_eq!(idx.constrain_move(from[k], to[k]), (to[k], false));
+                clear += 1;
+            }
+            moves += 1;
+        }
+    }
+    // Most moves on the plain (nine in ten are short) are told clear at once.
+    assert!(clear * 10 > moves * 7, "{clear} of {moves}");
+}
+
+#[test]
+fn clear_moves_x4_hand_worked() {
+    // Two short walls 10 m apart: sparse, so cells finer than a quarter of their
+    // length. A move inside an empty cell is clear; one crossing a cell border, one not finite, and one in
+    // a cell listing a wall are left to `constrain_move`.
+    let walls = vec![wall(0.0, 0.0, 1.0, 0.0), wall(9.0, 9.0, 10.0, 9.0)];
+    let idx = WallIndex::new(&walls).unwrap();
+    let c = idx.cell_size();
+    assert!(c < 0.25, "{c}");
+    let at = |x: f32, y: f32| idx.grid.shape.min() + Vec2::new(x, y) * c;
+    let from = [
+        at(80.5, 40.5),
+        at(80.5, 40.5),
+        at(80.9, 40.5),
+        at(80.5, 40.5),
+    ];
+    let to = [
+        at(80.6, 40.6),
+        at(80.5, f32::NAN),
+        at(81.1, 40.5),
+        at(80.4, 40.4),
+    ];
+    let says = idx.clear_moves_x4(Vec2x4::load(&from), Vec2x4::load(&to));
+    assert_eq!(says, [true, false, false, true]);
+    // The cell holding the middle of the wall at y = 9 lists it.
+    let (ix, iy) = idx.grid.shape.cell_of(Vec2::new(9.5, 9.0));
+    let centre = at(ix as f32 + 0.5, iy as f32 + 0.5);
+    let says = idx.clear_moves_x4(
+        Vec2x4::load(&[centre; LANES]),
+        Vec2x4::load(&[centre + Vec2::splat(0.01 * c); LANES]),
+    );
+    assert_eq!(says, [false; LANES]);
 }
