@@ -755,7 +755,9 @@ impl GoalField {
         if !(within <= self.quiet_beyond && c.x >= 0.0 && c.y >= 0.0) {
             return false;
         }
-        let (x, y) = (c.x as usize, c.y as usize);
+        // Through `u32`: fewer instructions than a float's saturating cast to `usize`
+        // (a cell index far beyond `u32` saturates and fails the bounds below).
+        let (x, y) = (c.x as u32 as usize, c.y as u32 as usize);
         x < self.cols
             && y < self.rows
             && self.quiet[y * self.quiet_words + x / 64] >> (x % 64) & 1 == 1
