@@ -394,10 +394,13 @@ fn quiet_cells_say_only_what_a_sample_would() {
             other => panic!("{p} is quiet but samples as {other:?}"),
         }
     }
-    // Half the points ask within the reach; of those, the room's inside (49% of the
-    // area sampled less the pillar's) and the open ground round it are mostly quiet.
+    // Half the points ask within the reach; of those, the room's inside and the open
+    // ground round it are mostly quiet. The inside (14 m square of the 30 m sampled,
+    // 22%) holds about 20,000 x 1/2 x 0.22 = 2,200 of the points, less the pillar's
+    // and the walls' margins: a bound well below that, so that another generator's
+    // points do not fail it, and well above what a field quiet only outside gives.
     assert!(quiet > 5_000, "{quiet} quiet points");
-    assert!(inside > 2_000, "{inside} quiet points inside");
+    assert!(inside > 1_500, "{inside} quiet points inside");
     // Off the grid, NaN, a goal's cells: never quiet.
     for p in [
         Vec2::splat(-20.0),
