@@ -46,9 +46,9 @@ const MIN_CELL_CAP: u32 = 1 << 16;
 /// The cell size is a quarter of the mean wall length (so a wall touches a few cells
 /// and the lists hold O(walls) entries), finer where the walls are sparse (a
 /// sixteenth or an eighth, when that leaves three cells in four empty), grown until
-/// there are at most `max(64 Ki, min(4 * walls, 4 Mi))` cells. Every answer agrees with a brute-force
-/// scan using [`Wall::crossing`] / [`Wall::distance_to`]; ties between walls at the
-/// same distance go to the lower wall index.
+/// there are at most `max(64 Ki, min(4 * walls, 4 Mi))` cells. Every answer agrees
+/// with a brute-force scan using [`Wall::crossing`] / [`Wall::distance_to`]; ties
+/// between walls at the same distance go to the lower wall index.
 #[derive(Clone, Debug)]
 pub struct WallIndex {
     walls: Vec<Wall>,
