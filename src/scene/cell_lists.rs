@@ -365,12 +365,6 @@ impl CellLists {
         }
     }
 
-    /// Whether cell `c` lists no item (`true` for a cell beyond the grid too).
-    #[inline]
-    pub fn is_empty_cell(&self, c: usize) -> bool {
-        self.cell_items(c).is_empty()
-    }
-
     /// Total number of (cell, item) entries.
     pub fn entries(&self) -> usize {
         self.items.len()
@@ -386,6 +380,7 @@ pub(crate) fn max_cells_for(count: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::{agent_rng, uniform};
 
     #[test]
     fn fit_respects_cell_cap() {
@@ -414,15 +409,9 @@ mod tests {
             Vec2::new(5.0, f32::INFINITY),
             Vec2::new(-1e30, 1e30),
         ];
-        let mut state = 0x2545_f491_u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32
-        };
+        let mut rng = agent_rng(17, 0);
         for _ in 0..4000 {
-            let (u, v) = (next() * 1.2 - 0.1, next() * 1.2 - 0.1);
+            let (u, v) = (uniform(&mut rng, -0.1, 1.1), uniform(&mut rng, -0.1, 1.1));
             points.push(lo + (hi - lo) * Vec2::new(u, v));
         }
         let mut inner = 0;

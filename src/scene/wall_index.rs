@@ -340,7 +340,7 @@ impl WallIndex {
         let shape = &self.grid.shape;
         let (a, b) = (shape.inner_cells_x4(from), shape.inner_cells_x4(to));
         std::array::from_fn(|i| match (a[i], b[i]) {
-            (Some(a), Some(b)) => a == b && self.grid.is_empty_cell(a),
+            (Some(a), Some(b)) => a == b && self.grid.cell_items(a).is_empty(),
             _ => false,
         })
     }
