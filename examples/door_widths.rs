@@ -7,7 +7,8 @@
 //! cargo run --release --example door_widths -- people   # people-sized bodies
 //! cargo run --release --example door_widths -- people 'avoidance = { time_horizon = 1.0 }'
 //! cargo run --release --example door_widths -- preset   # `bottleneck_people`: the
-//!                                                       # pedestrian preset
+//!                                                       # pedestrian preset, with the
+//!                                                       # room's squeeze and keep-right
 //! cargo run --release --example door_widths -- preset --plot docs/door-flow.svg
 //! ```
 //!
@@ -108,7 +109,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         if let Some(line) = &avoidance {
             let own = if preset {
-                "avoidance = { preset = \"pedestrian\" }"
+                "avoidance = { preset = \"pedestrian\", squeeze = 0.2, side_bias = 1.2 }"
             } else {
                 "avoidance = {}"
             };
@@ -151,7 +152,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if let Some(path) = plot_to {
         let bodies = if preset {
-            "the pedestrian preset"
+            "the bottleneck_people room"
         } else if people {
             "people-sized bodies, ORCA's defaults"
         } else {

@@ -234,6 +234,7 @@ fn main() {
                 "obstacle_time_horizon" => avoidance.obstacle_time_horizon = value,
                 "time_gap" => avoidance.time_gap = value,
                 "side_bias" => avoidance.side_bias = value,
+                "squeeze" => avoidance.squeeze = value,
                 other => panic!("unknown key {other}"),
             }
         }

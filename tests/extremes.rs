@@ -150,8 +150,15 @@ fn run_case(case: u64) -> Result<(), String> {
                 } else {
                     0.0
                 };
+                // And half let themselves be pressed narrower when held up.
+                let squeeze = if uniform(&mut rng, 0.0, 1.0) < 0.5 {
+                    0.49
+                } else {
+                    0.0
+                };
                 g = g.avoiding(AvoidanceParams {
                     time_gap,
+                    squeeze,
                     ..AvoidanceParams::default()
                 });
             }

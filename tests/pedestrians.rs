@@ -35,7 +35,13 @@ fn the_preset_is_a_person_and_a_profile_key_gives_it() {
     let src = scenario::bundled("bottleneck_people").unwrap().source;
     let profile = scenario::parse_profile(src, "p.toml").unwrap();
     let g = &profile.groups[0];
-    assert_eq!(g.config.avoidance, Some(AvoidanceParams::pedestrian()));
+    // The room's own calibration beside the preset (docs/pedestrians.md).
+    let room = AvoidanceParams {
+        squeeze: 0.2,
+        side_bias: 1.2,
+        ..AvoidanceParams::pedestrian()
+    };
+    assert_eq!(g.config.avoidance, Some(room));
     assert_eq!(
         (g.body.radius, g.body.max_speed, g.body.max_force),
         (0.22, 1.34, 26.8)
@@ -46,7 +52,7 @@ fn the_preset_is_a_person_and_a_profile_key_gives_it() {
             "\nbody = \"pedestrian\"\nradius = 0.25\n",
         )
         .replace(
-            "\navoidance = { preset = \"pedestrian\" }\n",
+            "\navoidance = { preset = \"pedestrian\", squeeze = 0.2, side_bias = 1.2 }\n",
             "\navoidance = { preset = \"pedestrian\", priority = 0.8 }\n",
         );
     let profile = scenario::parse_profile(&changed, "p.toml").unwrap();
@@ -54,6 +60,62 @@ fn the_preset_is_a_person_and_a_profile_key_gives_it() {
     assert_eq!((g.body.radius, g.body.max_speed), (0.25, 1.34));
     let a = g.config.avoidance.unwrap();
     assert_eq!((a.priority, a.time_horizon), (0.8, 1.0));
+}
+
+/// The flow through the door of `bottleneck_people` (persons per second and metre
+/// of door, from the first passage to the last) and its deep overlaps per
+/// agent-sample, run to the end with its door made `width` wide and its avoidance
+/// line replaced by `avoidance` where given.
+fn door_flow(width: f32, avoidance: Option<&str>) -> (f32, f64) {
+    let half = width / 2.0;
+    let mut src = scenario::bundled("bottleneck_people")
+        .unwrap()
+        .source
+        .replace(
+            "[0, -12, 0, -0.6], [0, 0.6, 0, 12]",
+            &format!("[0, -12, 0, -{half}], [0, {half}, 0, 12]"),
+        )
+        .replace(
+            "line = [0, -0.6, 0, 0.6]",
+            &format!("line = [0, -{half}, 0, {half}]"),
+        )
+        .replace("ticks = 2400", "ticks = 4000");
+    if let Some(line) = avoidance {
+        let own = "\navoidance = { preset = \"pedestrian\", squeeze = 0.2, side_bias = 1.2 }\n";
+        assert!(src.contains(own));
+        src = src.replace(own, &format!("\n{line}\n"));
+    }
+    let profile = scenario::parse_profile(&src, "p.toml").unwrap();
+    let mut sc = Scenario::build(&profile).unwrap();
+    let mut counter = QualityCounter::new(QualitySettings {
+        gates: sc.layout().gates.clone(),
+        ..QualitySettings::default()
+    });
+    counter.sample_world(0.0, sc.world());
+    for t in 1..=profile.world.ticks {
+        sc.step().unwrap();
+        counter.sample_world(t as f32 * profile.world.dt, sc.world());
+        if sc.world().is_empty() {
+            break;
+        }
+    }
+    let q = counter.summary();
+    let door = &q.gates[0];
+    assert_eq!(door.crossed, 150, "{door:?}");
+    (door.flow.unwrap() as f32, q.deep_pairs_per_agent_sample)
+}
+
+#[test]
+fn people_pressed_together_pass_a_door_of_0_8_m_at_the_rate_people_do() {
+    // People through 0.8 m: 1.61 persons per second and metre (Seyfried et al.
+    // 2009). Rigid bodies keeping right as strongly clog its mouth: an arch of
+    // three or four stands there for seconds at a time.
+    let (pressed, deep) = door_flow(0.8, None);
+    assert!((1.6..=2.2).contains(&pressed), "{pressed}");
+    assert_eq!(deep, 0.0);
+    let rigid = r#"avoidance = { preset = "pedestrian", side_bias = 1.2 }"#;
+    let (rigid, _) = door_flow(0.8, Some(rigid));
+    assert!(rigid < 1.4 && rigid + 0.3 < pressed, "{rigid} {pressed}");
 }
 
 #[test]

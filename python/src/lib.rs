@@ -730,6 +730,7 @@ fn avoidance_params(d: &Bound<'_, PyDict>) -> PyResult<AvoidanceParams> {
             "arrived_within" => p.arrived_within = v.extract()?,
             "side_bias" => p.side_bias = v.extract()?,
             "time_gap" => p.time_gap = v.extract()?,
+            "squeeze" => p.squeeze = v.extract()?,
             other => return Err(bad(format!("avoidance has no key {other:?}"))),
         }
     }

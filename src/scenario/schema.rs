@@ -296,6 +296,8 @@ pub struct AvoidanceDoc {
     pub side_bias: Option<f32>,
     /// [`AvoidanceParams::time_gap`].
     pub time_gap: Option<f32>,
+    /// [`AvoidanceParams::squeeze`].
+    pub squeeze: Option<f32>,
 }
 
 impl AvoidanceDoc {
@@ -316,6 +318,7 @@ impl AvoidanceDoc {
             arrived_within: self.arrived_within.unwrap_or(base.arrived_within),
             side_bias: self.side_bias.unwrap_or(base.side_bias),
             time_gap: self.time_gap.unwrap_or(base.time_gap),
+            squeeze: self.squeeze.unwrap_or(base.squeeze),
         }
     }
 }

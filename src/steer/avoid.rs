@@ -5,7 +5,7 @@
 use glam::Vec2;
 
 use crate::behaviours::avoidance::{
-    agent_line, disc_line, front_turn, goes_my_way, headway_speed, make_way, share, solve,
+    agent_line, disc_line, front_turn, goes_my_way, headway_speed, make_way, pressed, share, solve,
     wall_line, AvoidanceParams, Encounter, SAME_WAY,
 };
 use crate::behaviours::AgentState;
@@ -59,13 +59,16 @@ const TOUCH: f32 = 1.1;
 
 /// The avoidance of the group of the agent in `j`, if it avoids.
 #[inline]
-fn avoidance_of(ctx: &SteerCtx<'_>, j: usize) -> Option<AvoidanceParams> {
-    ctx.plans[ctx.group[j] as usize].avoidance.map(|a| a.params)
+fn avoidance_of<'a>(ctx: &'a SteerCtx<'_>, j: usize) -> Option<&'a AvoidanceParams> {
+    ctx.plans[ctx.group[j] as usize]
+        .avoidance
+        .as_ref()
+        .map(|a| &a.params)
 }
 
 /// Whether an agent whose mask is `mask` avoids one whose group avoids as `theirs`.
 #[inline]
-fn avoids(mask: u32, theirs: Option<AvoidanceParams>) -> bool {
+fn avoids(mask: u32, theirs: Option<&AvoidanceParams>) -> bool {
     mask & theirs.map_or(LAYERS_OF_NON_AVOIDERS, |t| t.layers) != 0
 }
 
@@ -453,6 +456,12 @@ fn half_planes<const SCALED: bool>(
     // (a shared point, places packed closer than the bodies), and stepping aside
     // would only trade places for ever.
     let mut aside = Vec2::ZERO;
+    // Held up, pressed narrower against its neighbours (`squeeze`).
+    let width = if params.squeeze > 0.0 {
+        pressed(me.vel.length(), me.max_speed, HELD_UP, params.squeeze)
+    } else {
+        1.0
+    };
     for &r in &s.rows {
         let j = r as usize;
         let theirs = avoidance_of(ctx, j);
@@ -484,7 +493,7 @@ fn half_planes<const SCALED: bool>(
         let e = Encounter {
             rel_pos,
             rel_vel: vel - ctx.vel[j] * scale,
-            radius,
+            radius: radius * width,
             share,
         };
         lines.push(agent_line(vel, &e, inv_tau, dt));

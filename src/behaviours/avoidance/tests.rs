@@ -192,6 +192,22 @@ fn headway_speed_hand_worked() {
 }
 
 #[test]
+fn pressed_hand_worked() {
+    // Top speed 2, held up below 0.3 of it (0.6 m/s), squeeze 0.2: at rest 0.8 of
+    // the bodies' width; at 0.3 m/s, half way to 0.6, 0.9; at 0.6 and above, all.
+    assert_eq!(pressed(0.0, 2.0, 0.3, 0.2), 0.8);
+    assert!((pressed(0.3, 2.0, 0.3, 0.2) - 0.9).abs() < 1e-6);
+    assert_eq!(pressed(0.6, 2.0, 0.3, 0.2), 1.0);
+    assert_eq!(pressed(5.0, 2.0, 0.3, 0.2), 1.0);
+    // No squeeze, a body that cannot move, speeds that are not numbers: rigid.
+    assert_eq!(pressed(0.0, 2.0, 0.3, 0.0), 1.0);
+    assert_eq!(pressed(0.0, 0.0, 0.3, 0.2), 1.0);
+    assert_eq!(pressed(f32::NAN, 2.0, 0.3, 0.2), 1.0);
+    assert_eq!(pressed(f32::INFINITY, 2.0, 0.3, 0.2), 1.0);
+    assert_eq!(pressed(0.0, f32::INFINITY, 0.3, 0.2), 0.8);
+}
+
+#[test]
 fn wall_and_disc_lines_hand_worked() {
     // A wall 3 ahead from x = -5 to 5, the agent's radius 1, horizon 1 s: the near
     // side of the velocity obstacle is y = 2; moving at (0, 3), the nearest boundary
@@ -337,6 +353,14 @@ fn params_are_validated() {
         },
         AvoidanceParams {
             side_bias: 2.0,
+            ..AvoidanceParams::default()
+        },
+        AvoidanceParams {
+            squeeze: 0.5,
+            ..AvoidanceParams::default()
+        },
+        AvoidanceParams {
+            squeeze: f32::NAN,
             ..AvoidanceParams::default()
         },
     ] {
