@@ -33,14 +33,22 @@ pub struct WallHit {
 /// the walls of the whole box rather than walked cell by cell.
 const SMALL_BOX_CELLS: u64 = 4;
 
+/// Finer cells are chosen over sparse walls when at most one cell in this many lists
+/// a wall (see [`WallIndex::new`]).
+const EMPTY_SHARE: usize = 4;
+
+/// The least cap on the number of cells, whatever the number of walls.
+const MIN_CELL_CAP: u32 = 1 << 16;
+
 /// A static set of walls with a uniform grid of cells, each listing the walls that
 /// pass through it (or within a small pad of it).
 ///
-/// The cell size is the mean wall length (so a wall touches a few cells and the
-/// lists hold O(walls) entries), grown until there are at most
-/// `max(1024, min(4 * walls, 4 Mi))` cells. Every answer agrees with a brute-force
-/// scan using [`Wall::crossing`] / [`Wall::distance_to`]; ties between walls at the
-/// same distance go to the lower wall index.
+/// The cell size is a quarter of the mean wall length (so a wall touches a few cells
+/// and the lists hold O(walls) entries), finer where the walls are sparse (a
+/// sixteenth or an eighth, when that leaves three cells in four empty), grown until
+/// there are at most `max(64 Ki, min(4 * walls, 4 Mi))` cells. Every answer agrees
+/// with a brute-force scan using [`Wall::crossing`] / [`Wall::distance_to`]; ties
+/// between walls at the same distance go to the lower wall index.
 #[derive(Clone, Debug)]
 pub struct WallIndex {
     walls: Vec<Wall>,
@@ -87,20 +95,32 @@ impl WallIndex {
             return Err(too_large);
         }
         let mean_len = (total_len / walls.len() as f64) as f32;
-        // Cells of a quarter of the mean wall length (the cap on the cell count
-        // permitting): most queries are a short feeler or a tick's move, which then
-        // stays in one cell holding one or two walls, or none in open space (cells
-        // a whole wall long held every wall of a building; `docs/optimisations.md`).
         let margin = Vec2::splat(4.0 * max_tol);
-        let shape = CellLayout::fit(
-            lo - margin,
-            hi + margin,
-            mean_len / 4.0,
-            max_cells_for(walls.len()),
-        )
-        .ok_or(too_large)?;
+        let cap = max_cells_for(walls.len()).max(MIN_CELL_CAP);
         // Covers the crossing test's end tolerance plus rounding at cell borders.
-        let pad = 2.0 * max_tol + 1e-3 * shape.cell();
+        let pad_of = |shape: &CellLayout| 2.0 * max_tol + 1e-3 * shape.cell();
+        // Cells of a quarter of the mean wall length: most queries are a short feeler
+        // or a tick's move, which then stays in one cell holding one or two walls, or
+        // none in open space (cells a whole wall long held every wall of a building).
+        // Where the walls are sparse (a town's long walls over a wide plain), finer
+        // ones, a sixteenth or an eighth, when at most one in four then lists a wall:
+        // a move that stays in a cell listing none is told in a few instructions
+        // (`clear_moves_x4`). Dense walls keep the quarter: finer cells would only
+        // list each wall more times.
+        let fit = |divisor: f32| CellLayout::fit(lo - margin, hi + margin, mean_len / divisor, cap);
+        let mostly_empty = |shape: &CellLayout| {
+            let pad = pad_of(shape);
+            let mut listed = 0usize;
+            for w in walls {
+                shape.segment_cells(w.a(), w.b(), pad, |_| listed += 1);
+            }
+            listed.saturating_mul(EMPTY_SHARE) <= shape.len()
+        };
+        let shape = match [16.0, 8.0].into_iter().filter_map(fit).find(mostly_empty) {
+            Some(fine) => fine,
+            None => fit(4.0).ok_or(too_large)?,
+        };
+        let pad = pad_of(&shape);
         let grid = CellLists::build(shape, walls.len(), |i, push| {
             shape.segment_cells(walls[i].a(), walls[i].b(), pad, push);
         })?;
@@ -287,8 +307,9 @@ impl WallIndex {
     }
 
     /// Call `f(index, wall)` once for each wall within `radius` of `point`
-    /// (segment distance `<= radius`), in a deterministic order. Nothing for a
-    /// non-finite point or a NaN or negative radius.
+    /// (segment distance `<= radius`), in a deterministic order that depends on the
+    /// cells (a caller whose result depends on the order sorts the indices). Nothing
+    /// for a non-finite point or a NaN or negative radius.
     pub fn for_each_near(&self, point: Vec2, radius: f32, mut f: impl FnMut(u32, &Wall)) {
         if !point.is_finite() || radius.is_nan() || radius < 0.0 {
             return;

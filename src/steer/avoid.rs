@@ -6,7 +6,7 @@ use glam::Vec2;
 
 use crate::behaviours::avoidance::{
     agent_line, disc_line, front_turn, goes_my_way, headway_speed, make_way, pressed, share, solve,
-    wall_line, AvoidanceParams, Encounter, SAME_WAY,
+    wall_line, AvoidanceParams, Encounter, Line, SAME_WAY,
 };
 use crate::behaviours::AgentState;
 use crate::math::{heading_to_vec, normalize_or_zero, rotate_cw_by};
@@ -385,6 +385,62 @@ impl Unit {
     };
 }
 
+/// The half-planes of the walls and obstacles around the agent into `lines`, in
+/// `unit`: the walls in ascending index (gathered into `walls`), since the linear
+/// programs' rounding depends on the order of their lines, which must not depend on
+/// the wall index's cells. Kept out of [`half_planes`], whose loop over the
+/// neighbours the compiler lays out worse with this beside it
+/// (`docs/optimisations.md`).
+#[inline(never)]
+fn scene_lines<const SCALED: bool>(
+    ctx: &SteerCtx<'_>,
+    me: &AgentState,
+    params: &AvoidanceParams,
+    unit: Unit,
+    lines: &mut Vec<Line>,
+    walls: &mut Vec<u32>,
+) {
+    let Unit { scale, shortest } = if SCALED { unit } else { Unit::ONE };
+    let vel = me.vel * scale;
+    let radius = me.radius * scale;
+    let from_me = |p: Vec2| from_agent(p, me.pos, scale);
+    let inv_obstacle = 1.0 / params.obstacle_time_horizon.max(shortest);
+    let range = params.obstacle_time_horizon * me.max_speed + me.radius;
+    walls.clear();
+    ctx.walls
+        .for_each_near(me.pos, range, |id, _| walls.push(id));
+    walls.sort_unstable();
+    for w in walls
+        .iter()
+        .filter_map(|&id| ctx.walls.walls().get(id as usize))
+    {
+        let (a, b) = (from_me(w.a()), from_me(w.b()));
+        let facing = w.normal_facing(me.pos);
+        lines.push(wall_line(a, b, radius, vel, inv_obstacle, facing));
+    }
+    ctx.obstacles.for_each_near(me.pos, range, |_, o| {
+        let c = from_me(o.centre());
+        lines.push(disc_line(
+            c,
+            (o.radius() + me.radius) * scale,
+            vel,
+            inv_obstacle,
+        ));
+    });
+}
+
+/// A point `p` relative to the agent at `me`, in a unit of `scale` lengths: scaled
+/// first when that shrinks it (far points would overflow the difference), else after
+/// (the difference is small then, and the agent's own position may not scale up).
+#[inline(always)]
+fn from_agent(p: Vec2, me: Vec2, scale: f32) -> Vec2 {
+    if scale <= 1.0 {
+        p * scale - me * scale
+    } else {
+        (p - me) * scale
+    }
+}
+
 /// The half-planes of the walls, obstacles and neighbours around the agent into
 /// `s.lines`, in `unit`; returns how many of them are the static scene's, and the
 /// preferred velocity turned by the side bias (in the caller's units).
@@ -403,34 +459,11 @@ fn half_planes<const SCALED: bool>(
     let lines = &mut s.lines;
     lines.clear();
     let vel = me.vel * scale;
-    let radius = me.radius * scale;
-    // A point relative to the agent, in the unit: scaled first when that shrinks it
-    // (far points would overflow the difference), else after (the difference is
-    // small then, and the agent's own position may not scale up).
-    let from_me = |p: Vec2| {
-        if scale <= 1.0 {
-            p * scale - me.pos * scale
-        } else {
-            (p - me.pos) * scale
-        }
-    };
+    let from_me = |p: Vec2| from_agent(p, me.pos, scale);
     // The static scene first: the linear programs keep these hard.
-    let inv_obstacle = 1.0 / params.obstacle_time_horizon.max(shortest);
-    let range = params.obstacle_time_horizon * me.max_speed + me.radius;
-    ctx.walls.for_each_near(me.pos, range, |_, w| {
-        let (a, b) = (from_me(w.a()), from_me(w.b()));
-        let facing = w.normal_facing(me.pos);
-        lines.push(wall_line(a, b, radius, vel, inv_obstacle, facing));
-    });
-    ctx.obstacles.for_each_near(me.pos, range, |_, o| {
-        let c = from_me(o.centre());
-        lines.push(disc_line(
-            c,
-            (o.radius() + me.radius) * scale,
-            vel,
-            inv_obstacle,
-        ));
-    });
+    if !(ctx.walls.is_empty() && ctx.obstacles.is_empty()) {
+        scene_lines::<SCALED>(ctx, me, params, unit, lines, &mut s.walls);
+    }
     let obstacle_lines = lines.len();
     // Then the neighbours the agent avoids, each with its share.
     let inv_tau = 1.0 / params.time_horizon.max(shortest);

@@ -50,6 +50,9 @@ pub(crate) struct SteerScratch {
     /// programs' scratch.
     pub lines: Vec<Line>,
     pub projected: Vec<Line>,
+    /// The walls near the agent being steered, for its avoidance (in ascending
+    /// index: its half-planes come in that order whatever the wall index's cells).
+    pub walls: Vec<u32>,
     /// Whether the agent being steered has arrived (its arrival state after the last
     /// tick), for its avoidance; and whether that found it queued at its target point.
     pub arrived: bool,
@@ -74,6 +77,7 @@ impl SteerScratch {
         reserve_like(&mut self.rows, &other.rows);
         reserve_like(&mut self.lines, &other.lines);
         reserve_like(&mut self.projected, &other.projected);
+        reserve_like(&mut self.walls, &other.walls);
     }
 
     /// The neighbour query of group `g_idx`: made once per run of rows of one group in
