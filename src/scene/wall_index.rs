@@ -74,6 +74,18 @@ impl WallIndex {
     /// [`SceneError::SceneTooLarge`] when there are more than `u32::MAX` walls or
     /// their bounding box is too large to measure in `f32`.
     pub fn new(walls: &[Wall]) -> Result<Self, SceneError> {
+        Self::build(walls, None)
+    }
+
+    /// The index over `walls` with cells of their mean length over `divisor`
+    /// (the cap on the cell count permitting), whatever the walls' density.
+    #[cfg(test)]
+    pub(crate) fn with_cells(walls: &[Wall], divisor: f32) -> Result<Self, SceneError> {
+        Self::build(walls, Some(divisor))
+    }
+
+    /// [`Self::new`], or with cells of the mean wall length over `divisor`.
+    fn build(walls: &[Wall], divisor: Option<f32>) -> Result<Self, SceneError> {
         if walls.is_empty() {
             return Ok(Self::default());
         }
@@ -116,10 +128,15 @@ impl WallIndex {
             }
             listed.saturating_mul(EMPTY_SHARE) <= shape.len()
         };
-        let shape = match [16.0, 8.0].into_iter().filter_map(fit).find(mostly_empty) {
-            Some(fine) => fine,
-            None => fit(4.0).ok_or(too_large)?,
-        };
+        let shape = match divisor {
+            Some(d) => fit(d),
+            None => [16.0, 8.0]
+                .into_iter()
+                .filter_map(fit)
+                .find(mostly_empty)
+                .or_else(|| fit(4.0)),
+        }
+        .ok_or(too_large)?;
         let pad = pad_of(&shape);
         let grid = CellLists::build(shape, walls.len(), |i, push| {
             shape.segment_cells(walls[i].a(), walls[i].b(), pad, push);
