@@ -520,8 +520,8 @@ fn sparse_walls_get_finer_cells_that_answer_the_same() {
 #[test]
 fn clear_moves_x4_hand_worked() {
     // Two short walls 10 m apart: sparse, so cells finer than a quarter of their
-    // length. A move inside an empty cell is clear; one crossing a cell border, one not finite, and one in
-    // a cell listing a wall are left to `constrain_move`.
+    // length. A move inside an empty cell is clear; one crossing a cell border, one
+    // not finite, and one in a cell listing a wall are left to `constrain_move`.
     let walls = vec![wall(0.0, 0.0, 1.0, 0.0), wall(9.0, 9.0, 10.0, 9.0)];
     let idx = WallIndex::new(&walls).unwrap();
     let c = idx.cell_size();
