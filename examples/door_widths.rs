@@ -10,12 +10,18 @@
 //!                                                       # pedestrian preset, with the
 //!                                                       # room's squeeze and keep-right
 //! cargo run --release --example door_widths -- preset --plot docs/door-flow.svg
+//! cargo run --release --example door_widths -- preset --seeds 5   # random places
+//! cargo run --release --example door_widths -- experiment        # the experiments' room
 //! ```
 //!
 //! "people": shoulder radius 0.22 m and a free speed of 1.34 m/s (Weidmann's), the
 //! rest as the profile has it; a second argument replaces the group's `avoidance`
 //! line (with `preset` too: a newline in it adds keys, `max_speed_spread = 0.26`
-//! say). The quality counter samples every tick (0.1 s), so that no crossing falls
+//! say); `--feelers L` sets the wall feelers' length, and `--seeds N` spawns the
+//! block at random places of seeds 1 to N and prints the mean and range of the
+//! specific flow. "experiment" is the room of the experiments themselves (a holding
+//! area of 150 people 4 m before a bottleneck 2 m long) with `bottleneck_people`'s
+//! bodies and keys. The quality counter samples every tick (0.1 s), so that no crossing falls
 //! between two samples. `--plot FILE` also draws the flow against the width beside
 //! the experiments' (an SVG).
 
@@ -71,12 +77,129 @@ const PEOPLE: [(&str, &[(f32, f32)]); 3] = [
     ),
 ];
 
+/// A room with a door `width` wide: the bundled profile's text with its door and its
+/// gate widened (and its block spawned at random places of `seed`), or the
+/// experiments' own room.
+fn room(source: &str, door: &str, width: f32, seed: Option<u64>) -> String {
+    let half = width / 2.0;
+    let text = source
+        .replace(
+            &format!("[0, -12, 0, -{door}], [0, {door}, 0, 12]"),
+            &format!("[0, -12, 0, -{half}], [0, {half}, 0, 12]"),
+        )
+        .replace(
+            &format!("line = [0, -{door}, 0, {door}]"),
+            &format!("line = [0, -{half}, 0, {half}]"),
+        )
+        .replace("ticks = 2400", &format!("ticks = {TICKS}"));
+    match seed {
+        Some(seed) => text
+            .replace("seed = 7", &format!("seed = {seed}"))
+            .replace("arrangement = \"grid\"", "arrangement = \"random\""),
+        None => text,
+    }
+}
+
+/// The experiments' room (Seyfried et al. 2009, Liddle et al. 2011; the geometry
+/// JuPedSim ships for them, `inputfiles/Bottleneck/*_bottleneck.xml`): 150 people
+/// standing in a holding area 6 m deep and 8 m wide (about 3 persons/m²), 4 m
+/// before a bottleneck 2 m long and `width` wide, the pedestrian preset with
+/// `bottleneck_people`'s keys. The gate is the bottleneck's middle.
+fn experiment(width: f32, seed: Option<u64>) -> String {
+    let h = width / 2.0;
+    let (seed, arrangement) = match seed {
+        Some(seed) => (seed, "random"),
+        None => (7, "grid"),
+    };
+    format!(
+        r#"name = "bottleneck_experiment"
+walls = [[-10, -4, 0, -4], [0, -4, 0, -{h}], [0, {h}, 0, 4], [0, 4, -10, 4], [-10, 4, -10, -4],
+         [0, -{h}, 2, -{h}], [0, {h}, 2, {h}]]
+
+[world]
+seed = {seed}
+dt = 0.1
+ticks = {TICKS}
+bounds = [-11, -13, 22, 13]
+
+[[gates]]
+name = "door"
+line = [1, -{h}, 1, {h}]
+
+[[fields]]
+name = "out"
+goals = [[2.5, -13, 22, 13]]
+
+[[groups]]
+name = "people"
+count = 150
+spawn = {{ shape = "box", centre = [-6.9, 0], size = [5.6, 7.6], arrangement = "{arrangement}" }}
+neighbour_radius = 6.0
+max_neighbours = 10
+target = {{ antipode = true, centre = [3, 0] }}
+body = "pedestrian"
+avoidance = {{ preset = "pedestrian", squeeze = 0.2, side_bias = 1.2 }}
+
+[[groups.behaviours]]
+kind = "follow_field"
+field = "out"
+slowing_radius = 1.5
+
+[[groups.behaviours]]
+kind = "wall_avoidance"
+weight = 2.0
+feeler_length = 1.25
+"#
+    )
+}
+
+/// One run: the door's figures, and the deep overlaps per agent-sample.
+fn run(text: &str) -> Result<(throng::quality::GateFlow, f64), Box<dyn std::error::Error>> {
+    let profile = scenario::parse_profile(text, "bottleneck.toml")?;
+    let mut sc = Scenario::build(&profile)?;
+    let mut counter = QualityCounter::new(QualitySettings {
+        gates: sc.layout().gates.clone(),
+        ..QualitySettings::default()
+    });
+    let dt = profile.world.dt;
+    counter.sample_world(0.0, sc.world());
+    for t in 1..=TICKS {
+        sc.step()?;
+        counter.sample_world(t as f32 * dt, sc.world());
+        if sc.world().is_empty() {
+            break;
+        }
+    }
+    let q = counter.summary();
+    let door = q.gates.first().ok_or("no door gate")?.clone();
+    Ok((door, q.deep_pairs_per_agent_sample))
+}
+
+/// `--NAME VALUE` taken out of `args`, parsed.
+fn option<T: std::str::FromStr>(args: &mut Vec<String>, name: &str) -> Result<Option<T>, String> {
+    let Some(i) = args.iter().position(|a| a == name) else {
+        return Ok(None);
+    };
+    if i + 1 >= args.len() {
+        return Err(format!("{name} needs a value"));
+    }
+    let value = args.remove(i + 1);
+    args.remove(i);
+    value
+        .parse()
+        .map(Some)
+        .map_err(|_| format!("{name}: cannot read {value:?}"))
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let plot_to = plot::plot_arg(&mut args)?;
+    let seeds: Option<u64> = option(&mut args, "--seeds")?;
+    let feelers: Option<f32> = option(&mut args, "--feelers")?;
     let mode = args.first().cloned();
     let people = mode.as_deref() == Some("people");
-    let preset = mode.as_deref() == Some("preset");
+    let liddle = mode.as_deref() == Some("experiment");
+    let preset = liddle || mode.as_deref() == Some("preset");
     let avoidance = args.get(1).cloned();
     let mut flows = Vec::new();
     // The room: the bundled `bottleneck` (door 2 m), or `bottleneck_people` (1.2 m).
@@ -88,54 +211,76 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let source = scenario::bundled(name)
         .ok_or("no bundled bottleneck")?
         .source;
-    println!("| door (m) | through | first to last (s) | flow (persons/s) | specific flow (persons/(m·s)) | deep overlaps |");
-    println!("|---:|---:|---:|---:|---:|---:|");
+    let runs: Vec<Option<u64>> = match seeds {
+        Some(n) => (1..=n).map(Some).collect(),
+        None => vec![None],
+    };
+    if seeds.is_some() {
+        println!("| door (m) | through (fewest) | flow (persons/s) | specific flow (persons/(m·s)), mean (range) | deep overlaps (most) |");
+        println!("|---:|---:|---:|---:|---:|");
+    } else {
+        println!("| door (m) | through | first to last (s) | flow (persons/s) | specific flow (persons/(m·s)) | deep overlaps |");
+        println!("|---:|---:|---:|---:|---:|---:|");
+    }
     for width in WIDTHS {
-        let half = width / 2.0;
-        let mut text = source
-            .replace(
-                &format!("[0, -12, 0, -{door}], [0, {door}, 0, 12]"),
-                &format!("[0, -12, 0, -{half}], [0, {half}, 0, 12]"),
-            )
-            .replace(
-                &format!("line = [0, -{door}, 0, {door}]"),
-                &format!("line = [0, -{half}, 0, {half}]"),
-            )
-            .replace("ticks = 2400", &format!("ticks = {TICKS}"));
-        if people {
-            text = text
-                .replace("radius = 0.4", "radius = 0.22")
-                .replace("max_speed = 1.4", "max_speed = 1.34");
-        }
-        if let Some(line) = &avoidance {
-            let own = if preset {
-                "avoidance = { preset = \"pedestrian\", squeeze = 0.2, side_bias = 1.2 }"
+        let mut results = Vec::new();
+        for &seed in &runs {
+            let mut text = if liddle {
+                experiment(width, seed)
             } else {
-                "avoidance = {}"
+                room(source, door, width, seed)
             };
-            text = text.replace(&format!("\n{own}\n"), &format!("\n{line}\n"));
-        }
-        let profile = scenario::parse_profile(&text, "bottleneck.toml")?;
-        let mut sc = Scenario::build(&profile)?;
-        let mut counter = QualityCounter::new(QualitySettings {
-            gates: sc.layout().gates.clone(),
-            ..QualitySettings::default()
-        });
-        let dt = profile.world.dt;
-        counter.sample_world(0.0, sc.world());
-        for t in 1..=TICKS {
-            sc.step()?;
-            counter.sample_world(t as f32 * dt, sc.world());
-            if sc.world().is_empty() {
-                break;
+            if people {
+                text = text
+                    .replace("radius = 0.4", "radius = 0.22")
+                    .replace("max_speed = 1.4", "max_speed = 1.34");
             }
+            if let Some(line) = &avoidance {
+                let own = if preset {
+                    "avoidance = { preset = \"pedestrian\", squeeze = 0.2, side_bias = 1.2 }"
+                } else {
+                    "avoidance = {}"
+                };
+                text = text.replace(&format!("\n{own}\n"), &format!("\n{line}\n"));
+            }
+            if let Some(length) = feelers {
+                let own = if preset { "1.25" } else { "1.5" };
+                text = text.replace(
+                    &format!("feeler_length = {own}"),
+                    &format!("feeler_length = {length}"),
+                );
+            }
+            results.push(run(&text)?);
         }
-        let q = counter.summary();
-        let door = q.gates.first().ok_or("no door gate")?;
-        // Between the first crossing and the last, as the counter's specific flow.
-        let (span, flow, specific) = match (door.first, door.last, door.flow) {
-            (Some(first), Some(last), Some(specific)) => {
-                let flow = (door.crossed - 1) as f32 / (last - first);
+        // Flow between the first crossing and the last, as the counter's specific flow.
+        let flow_of = |door: &throng::quality::GateFlow| match (door.first, door.last) {
+            (Some(first), Some(last)) if last > first => {
+                Some((door.crossed - 1) as f32 / (last - first))
+            }
+            _ => None,
+        };
+        if seeds.is_some() {
+            let specific: Vec<f64> = results.iter().filter_map(|(d, _)| d.flow).collect();
+            let fewest = results.iter().map(|(d, _)| d.crossed).min().unwrap_or(0);
+            let deepest = results.iter().map(|&(_, deep)| deep).fold(0.0, f64::max);
+            if specific.len() == results.len() {
+                let n = specific.len() as f64;
+                let mean = specific.iter().sum::<f64>() / n;
+                let lo = specific.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = specific.iter().copied().fold(0.0, f64::max);
+                let flow = mean as f32 * width;
+                flows.push((width, flow));
+                println!(
+                    "| {width} | {fewest} | {flow:.2} | {mean:.2} ({lo:.2}-{hi:.2}) | {deepest:.4} |"
+                );
+            } else {
+                println!("| {width} | {fewest} | — | — | {deepest:.4} |");
+            }
+            continue;
+        }
+        let (door, deep) = &results[0];
+        let (span, flow, specific) = match (door.first, door.last, flow_of(door), door.flow) {
+            (Some(first), Some(last), Some(flow), Some(specific)) => {
                 flows.push((width, flow));
                 (
                     format!("{:.1}", last - first),
@@ -146,12 +291,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             _ => ("—".into(), "—".into(), "—".into()),
         };
         println!(
-            "| {width} | {} | {span} | {flow} | {specific} | {:.4} |",
-            door.crossed, q.deep_pairs_per_agent_sample,
+            "| {width} | {} | {span} | {flow} | {specific} | {deep:.4} |",
+            door.crossed
         );
     }
     if let Some(path) = plot_to {
-        let bodies = if preset {
+        let bodies = if liddle {
+            "the experiments' room"
+        } else if preset {
             "the bottleneck_people room"
         } else if people {
             "people-sized bodies, ORCA's defaults"
