@@ -77,9 +77,9 @@ const PEOPLE: [(&str, &[(f32, f32)]); 3] = [
     ),
 ];
 
-/// The bundled profile's room (`source`, its door `door` half-widths wide) with a
-/// door `width` wide: the door and its gate widened, and with a `seed` its block
-/// spawned at random places of that seed.
+/// The bundled profile's room (`source`; `door`, its own door's half-width as the
+/// text spells it) with a door `width` wide: the door and its gate widened, and
+/// with a `seed` its block spawned at random places of that seed.
 fn room(source: &str, door: &str, width: f32, seed: Option<u64>) -> String {
     let half = width / 2.0;
     let text = source
