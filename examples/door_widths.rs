@@ -77,80 +77,72 @@ const PEOPLE: [(&str, &[(f32, f32)]); 3] = [
     ),
 ];
 
-/// The bundled profile's room (`source`; `door`, its own door's half-width as the
-/// text spells it) with a door `width` wide: the door and its gate widened, and
-/// with a `seed` its block spawned at random places of that seed.
-fn room(source: &str, door: &str, width: f32, seed: Option<u64>) -> String {
-    let half = width / 2.0;
-    let text = source
-        .replace(
-            &format!("[0, -12, 0, -{door}], [0, {door}, 0, 12]"),
-            &format!("[0, -12, 0, -{half}], [0, {half}, 0, 12]"),
-        )
-        .replace(
-            &format!("line = [0, -{door}, 0, {door}]"),
-            &format!("line = [0, -{half}, 0, {half}]"),
-        )
-        .replace("ticks = 2400", &format!("ticks = {TICKS}"));
-    match seed {
-        Some(seed) => text
-            .replace("seed = 7", &format!("seed = {seed}"))
-            .replace("arrangement = \"grid\"", "arrangement = \"random\""),
-        None => text,
+/// `text` with `from` replaced by `to`; an error if `from` is not in it (the bundled
+/// profile changed under this example).
+fn swap(text: &str, from: &str, to: &str) -> Result<String, String> {
+    if text.contains(from) {
+        Ok(text.replace(from, to))
+    } else {
+        Err(format!("the profile has no {from:?}"))
     }
 }
 
-/// The experiments' room (Seyfried et al. 2009, Liddle et al. 2011; the geometry
-/// JuPedSim ships for them, `inputfiles/Bottleneck/*_bottleneck.xml`): 150 people
-/// standing in a holding area 6 m deep and 8 m wide (about 3 persons/m²), 4 m
-/// before a bottleneck 2 m long and `width` wide, the pedestrian preset with
-/// `bottleneck_people`'s keys. The gate is the bottleneck's middle.
-fn experiment(width: f32, seed: Option<u64>) -> String {
-    let h = width / 2.0;
-    let (seed, arrangement) = match seed {
-        Some(seed) => (seed, "random"),
-        None => (7, "grid"),
-    };
-    format!(
-        r#"name = "bottleneck_experiment"
-walls = [[-10, -4, 0, -4], [0, -4, 0, -{h}], [0, {h}, 0, 4], [0, 4, -10, 4], [-10, 4, -10, -4],
-         [0, -{h}, 2, -{h}], [0, {h}, 2, {h}]]
-
-[world]
-seed = {seed}
-dt = 0.1
-ticks = {TICKS}
-bounds = [-11, -13, 22, 13]
-
-[[gates]]
-name = "door"
-line = [1, -{h}, 1, {h}]
-
-[[fields]]
-name = "out"
-goals = [[2.5, -13, 22, 13]]
-
-[[groups]]
-name = "people"
-count = 150
-spawn = {{ shape = "box", centre = [-6.9, 0], size = [5.6, 7.6], arrangement = "{arrangement}" }}
-neighbour_radius = 6.0
-max_neighbours = 10
-target = {{ antipode = true, centre = [3, 0] }}
-body = "pedestrian"
-avoidance = {{ preset = "pedestrian", squeeze = 0.2, side_bias = 1.2 }}
-
-[[groups.behaviours]]
-kind = "follow_field"
-field = "out"
-slowing_radius = 1.5
-
-[[groups.behaviours]]
-kind = "wall_avoidance"
-weight = 2.0
-feeler_length = 1.25
-"#
+/// The bundled profile's room (`source`; `door`, its own door's half-width as the
+/// text spells it) with a door `width` wide: the door and its gate widened.
+fn room(source: &str, door: &str, width: f32) -> Result<String, String> {
+    let half = width / 2.0;
+    let text = swap(
+        source,
+        &format!("[0, -12, 0, -{door}], [0, {door}, 0, 12]"),
+        &format!("[0, -12, 0, -{half}], [0, {half}, 0, 12]"),
+    )?;
+    swap(
+        &text,
+        &format!("line = [0, -{door}, 0, {door}]"),
+        &format!("line = [0, -{half}, 0, {half}]"),
     )
+}
+
+/// The experiments' room (Seyfried et al. 2009, Liddle et al. 2011; the geometry
+/// JuPedSim ships for them, `inputfiles/Bottleneck/*_bottleneck.xml`) in place of
+/// the bundled `bottleneck_people` room (`source`), its people, bodies and keys kept:
+/// the 150 standing in a holding area 6 m deep and 8 m wide (about 3 persons/m²),
+/// 4 m before a bottleneck 2 m long and `width` wide; the gate across the
+/// bottleneck's middle.
+fn experiment(source: &str, width: f32) -> Result<String, String> {
+    let h = width / 2.0;
+    [
+        (
+            "walls = [[-30, -12, 0, -12], [0, -12, 0, -0.6], [0, 0.6, 0, 12], [0, 12, -30, 12],\n         [-30, 12, -30, -12]]".to_string(),
+            format!(
+                "walls = [[-10, -4, 0, -4], [0, -4, 0, -{h}], [0, {h}, 0, 4], [0, 4, -10, 4], [-10, 4, -10, -4],\n         [0, -{h}, 2, -{h}], [0, {h}, 2, {h}]]"
+            ),
+        ),
+        ("bounds = [-31, -13, 32, 13]".into(), "bounds = [-11, -13, 22, 13]".into()),
+        ("line = [0, -0.6, 0, 0.6]".into(), format!("line = [1, -{h}, 1, {h}]")),
+        ("goals = [[0.5, -13, 32, 13]]".into(), "goals = [[2.5, -13, 22, 13]]".into()),
+        (
+            "centre = [-20, 0], size = [16, 10]".into(),
+            "centre = [-6.9, 0], size = [5.6, 7.6]".into(),
+        ),
+        ("centre = [1, 0] }".into(), "centre = [3, 0] }".into()),
+    ]
+    .iter()
+    .try_fold(source.to_string(), |text, (from, to)| swap(&text, from, to))
+}
+
+/// `text` run for [`TICKS`] at most, and with a `seed` its block spawned at random
+/// places of that seed instead of on its lattice.
+fn run_for(text: &str, seed: Option<u64>) -> Result<String, String> {
+    let text = swap(text, "ticks = 2400", &format!("ticks = {TICKS}"))?;
+    match seed {
+        Some(seed) => swap(
+            &swap(&text, "seed = 7", &format!("seed = {seed}"))?,
+            "arrangement = \"grid\"",
+            "arrangement = \"random\"",
+        ),
+        None => Ok(text),
+    }
 }
 
 /// One run: the door's figures, and the deep overlaps per agent-sample.
@@ -175,27 +167,11 @@ fn run(text: &str) -> Result<(throng::quality::GateFlow, f64), Box<dyn std::erro
     Ok((door, q.deep_pairs_per_agent_sample))
 }
 
-/// `--NAME VALUE` taken out of `args`, parsed.
-fn option<T: std::str::FromStr>(args: &mut Vec<String>, name: &str) -> Result<Option<T>, String> {
-    let Some(i) = args.iter().position(|a| a == name) else {
-        return Ok(None);
-    };
-    if i + 1 >= args.len() {
-        return Err(format!("{name} needs a value"));
-    }
-    let value = args.remove(i + 1);
-    args.remove(i);
-    value
-        .parse()
-        .map(Some)
-        .map_err(|_| format!("{name}: cannot read {value:?}"))
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let plot_to = plot::plot_arg(&mut args)?;
-    let seeds: Option<u64> = option(&mut args, "--seeds")?;
-    let feelers: Option<f32> = option(&mut args, "--feelers")?;
+    let seeds: Option<u64> = plot::option_arg(&mut args, "--seeds")?;
+    let feelers: Option<f32> = plot::option_arg(&mut args, "--feelers")?;
     let mode = args.first().cloned();
     let people = mode.as_deref() == Some("people");
     let liddle = mode.as_deref() == Some("experiment");
@@ -225,11 +201,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for width in WIDTHS {
         let mut results = Vec::new();
         for &seed in &runs {
-            let mut text = if liddle {
-                experiment(width, seed)
+            let room = if liddle {
+                experiment(source, width)?
             } else {
-                room(source, door, width, seed)
+                room(source, door, width)?
             };
+            let mut text = run_for(&room, seed)?;
             if people {
                 text = text
                     .replace("radius = 0.4", "radius = 0.22")

@@ -46,20 +46,35 @@ const COLOURS: [RGBColor; 7] = [
     RGBColor(127, 127, 127),
 ];
 
+/// Take `--NAME VALUE` out of the command-line `args`: the value, parsed, if it was
+/// given.
+///
+/// # Errors
+/// The option without a value after it, or a value that does not parse.
+pub fn option_arg<T: std::str::FromStr>(
+    args: &mut Vec<String>,
+    name: &str,
+) -> Result<Option<T>, String> {
+    let Some(i) = args.iter().position(|a| a == name) else {
+        return Ok(None);
+    };
+    if i + 1 >= args.len() {
+        return Err(format!("{name} needs a value"));
+    }
+    let value = args.remove(i + 1);
+    args.remove(i);
+    value
+        .parse()
+        .map(Some)
+        .map_err(|_| format!("{name}: cannot read {value:?}"))
+}
+
 /// Take `--plot FILE` out of the command-line `args`: the file, if it was asked for.
 ///
 /// # Errors
 /// `--plot` without a file after it.
 pub fn plot_arg(args: &mut Vec<String>) -> Result<Option<PathBuf>, String> {
-    let Some(i) = args.iter().position(|a| a == "--plot") else {
-        return Ok(None);
-    };
-    if i + 1 >= args.len() {
-        return Err("--plot needs a file".into());
-    }
-    let file = args.remove(i + 1);
-    args.remove(i);
-    Ok(Some(PathBuf::from(file)))
+    option_arg(args, "--plot")
 }
 
 /// Write `chart` with `series` to `path`, each in its own colour, with a legend.
