@@ -58,6 +58,14 @@ const WORKLOADS: &[Workload] = &[
         ticks: 20,
     },
     Workload {
+        name: "evacuation_20k",
+        profile: "evacuation",
+        agents: 20_000,
+        index: Some(IndexKind::Grid),
+        warmup: 20,
+        ticks: 20,
+    },
+    Workload {
         name: "leader_squads_5k",
         profile: "leader_squads",
         agents: 5_000,

@@ -638,6 +638,30 @@ impl GoalField {
     /// Outside the field's area: toward its nearest point.
     #[must_use]
     pub fn sample(&self, p: Vec2) -> FieldSample {
+        let u = (p - self.origin) * self.inv_cell - 0.5;
+        // Most points: the four cells around the point are all on the grid. Their
+        // lower corner's floor is a truncation, exact for `u >= 0` (NaN fails); through
+        // `u32`, fewer instructions than a saturating cast to `usize` (a cell past
+        // `u32` saturates, and fails the bounds). `sample_anywhere` gives the same
+        // (`tests::inner_samples_equal_the_general_path`).
+        let (x, y) = (u.x as u32 as usize, u.y as u32 as usize);
+        if u.cmpge(Vec2::ZERO).all() && x + 1 < self.cols && y + 1 < self.rows {
+            let (i, j) = (y * self.cols + x, (y + 1) * self.cols + x);
+            if let (Some(&a), Some(&b), Some(&c), Some(&d)) = (
+                self.cells.get(i),
+                self.cells.get(i + 1),
+                self.cells.get(j),
+                self.cells.get(j + 1),
+            ) {
+                let f = Vec2::new(x as f32, y as f32);
+                return self.blend([a, b, c, d], u - f, p);
+            }
+        }
+        self.sample_anywhere(p)
+    }
+
+    /// [`Self::sample`] at any point: outside the field, on its edges, not finite.
+    fn sample_anywhere(&self, p: Vec2) -> FieldSample {
         let (lo, hi) = self.bounds();
         if !(p.cmpge(lo).all() && p.cmplt(hi).all()) {
             if !p.is_finite() {
@@ -657,24 +681,46 @@ impl GoalField {
                 },
             };
         }
+        // The cells off the grid count as unreached.
         let u = (p - self.origin) * self.inv_cell - 0.5;
         let f = u.floor();
-        let t = u - f;
-        let (mut dir, mut dist, mut weight, mut at_goal) = (Vec2::ZERO, 0.0, 0.0, 0.0);
-        self.each_reached_around(f, t, |w, c| {
-            weight += w;
-            dist += w * c.dist;
-            dir += w * c.dir;
-            if c.dist == 0.0 {
-                at_goal += w;
+        let (fx, fy) = (f.x as i64, f.y as i64);
+        let cell = |dx: i64, dy: i64| {
+            let (x, y) = (fx + dx, fy + dy);
+            let on_grid = x >= 0 && y >= 0 && x < self.cols as i64 && y < self.rows as i64;
+            if on_grid {
+                self.cells[y as usize * self.cols + x as usize]
+            } else {
+                FieldCell::UNREACHED
             }
-        });
+        };
+        self.blend([cell(0, 0), cell(1, 0), cell(0, 1), cell(1, 1)], u - f, p)
+    }
+
+    /// The sample at `p` from the four cells whose centres surround it, in row order
+    /// (lower left, lower right, upper left, upper right), `p` at `t` (0 to 1) across
+    /// them: bilinear weights over the reached ones.
+    #[inline(always)]
+    fn blend(&self, cells: [FieldCell; 4], t: Vec2, p: Vec2) -> FieldSample {
+        let (wx, wy) = ([1.0 - t.x, t.x], [1.0 - t.y, t.y]);
+        let weights = [wx[0] * wy[0], wx[1] * wy[0], wx[0] * wy[1], wx[1] * wy[1]];
+        let (mut dir, mut dist, mut weight, mut at_goal) = (Vec2::ZERO, 0.0, 0.0, 0.0);
+        for (w, c) in weights.into_iter().zip(cells) {
+            // An unreached cell adds zeros, which leave the sums as they are (none of
+            // them is ever -0): the same sums as skipping it, without a branch.
+            let reached = c.dist.is_finite();
+            let w = if reached { w } else { 0.0 };
+            weight += w;
+            dist += w * if reached { c.dist } else { 0.0 };
+            dir += w * if reached { c.dir } else { Vec2::ZERO };
+            at_goal += if c.dist == 0.0 { w } else { 0.0 };
+        }
         if weight > 0.0 {
             if at_goal >= weight * 0.5 {
                 return FieldSample::AtGoal;
             }
             let direction = match dir.normalize_or_zero() {
-                Vec2::ZERO => match self.heaviest_way(f, t) {
+                Vec2::ZERO => match heaviest_way(weights, cells) {
                     Some(d) => d,
                     None => return FieldSample::AtGoal,
                 },
@@ -694,9 +740,10 @@ impl GoalField {
     #[inline]
     pub fn prefetch(&self, p: Vec2) {
         let u = (p - self.origin) * self.inv_cell - 0.5;
-        let i = (u.y as usize)
+        // Through `u32` as in `sample`.
+        let i = (u.y as u32 as usize)
             .saturating_mul(self.cols)
-            .saturating_add(u.x as usize);
+            .saturating_add(u.x as u32 as usize);
         for j in [i, i.saturating_add(self.cols)] {
             // The row's two cells, whose lines are one or two.
             if let Some(pair) = self.cells.get(j..j.saturating_add(2)) {
@@ -705,40 +752,6 @@ impl GoalField {
                 }
             }
         }
-    }
-
-    /// `visit(weight, cell)` for each reached cell of the four whose centres surround
-    /// a point, the lower-left one at `lower` (cell coordinates, whole), the point at
-    /// `t` (0 to 1) across them: bilinear weights, in row order.
-    #[inline]
-    fn each_reached_around(&self, lower: Vec2, t: Vec2, mut visit: impl FnMut(f32, FieldCell)) {
-        let (fx, fy) = (lower.x as i64, lower.y as i64);
-        for (dy, wy) in [(0, 1.0 - t.y), (1, t.y)] {
-            for (dx, wx) in [(0, 1.0 - t.x), (1, t.x)] {
-                let (x, y) = (fx + dx, fy + dy);
-                if x < 0 || y < 0 || x >= self.cols as i64 || y >= self.rows as i64 {
-                    continue;
-                }
-                let c = self.cells[y as usize * self.cols + x as usize];
-                if c.dist.is_finite() {
-                    visit(wx * wy, c);
-                }
-            }
-        }
-    }
-
-    /// Where the four cells' directions cancel (on a ridge between two goals'
-    /// basins): the direction of the heaviest of them that has one (the first on a
-    /// tie); `None` if none has.
-    #[cold]
-    fn heaviest_way(&self, lower: Vec2, t: Vec2) -> Option<Vec2> {
-        let mut heaviest: Option<(f32, Vec2)> = None;
-        self.each_reached_around(lower, t, |w, c| {
-            if c.dir != Vec2::ZERO && heaviest.is_none_or(|(h, _)| w > h) {
-                heaviest = Some((w, c.dir));
-            }
-        });
-        heaviest.map(|(_, d)| d)
     }
 
     /// Whether a sample at `p` is known, from one bit, to be on its way
@@ -992,6 +1005,28 @@ impl Marcher {
 struct FieldCell {
     dir: Vec2,
     dist: f32,
+}
+
+impl FieldCell {
+    /// What a sample takes a cell off the grid for.
+    const UNREACHED: Self = Self {
+        dir: Vec2::ZERO,
+        dist: f32::INFINITY,
+    };
+}
+
+/// Where the four cells' directions cancel (on a ridge between two goals' basins): the
+/// direction of the heaviest reached cell that has one (the first on a tie); `None` if
+/// none has.
+#[cold]
+fn heaviest_way(weights: [f32; 4], cells: [FieldCell; 4]) -> Option<Vec2> {
+    let mut heaviest: Option<(f32, Vec2)> = None;
+    for (w, c) in weights.into_iter().zip(cells) {
+        if c.dist.is_finite() && c.dir != Vec2::ZERO && heaviest.is_none_or(|(h, _)| w > h) {
+            heaviest = Some((w, c.dir));
+        }
+    }
+    heaviest.map(|(_, d)| d)
 }
 
 /// Each cell with its unit descent direction from the distances `dist` of a grid of

@@ -354,6 +354,68 @@ fn a_ridge_between_two_goals_is_on_the_way_not_in_a_goal() {
 }
 
 #[test]
+fn inner_samples_equal_the_general_path() {
+    // The room of the quiet-cell test, an exit box inside the grid: 30,000 points over
+    // the grid and round it (inner cells, edge cells, walls' clearances, the goal, the
+    // pillar), on cell centres and borders too, and non-finite ones. The sample's
+    // inner path and the general one agree bit for bit; the inner path must have
+    // answered most of the points.
+    let walls = [
+        wall((-8.0, -8.0), (8.0, -8.0)),
+        wall((8.0, -8.0), (8.0, 8.0)),
+        wall((8.0, 8.0), (1.0, 8.0)),
+        wall((-1.0, 8.0), (-8.0, 8.0)),
+        wall((-8.0, 8.0), (-8.0, -8.0)),
+    ];
+    let obstacles = [Obstacle::new(Vec2::new(2.0, -2.0), 1.5).unwrap()];
+    let exit = Goal::Box(Vec2::new(-2.0, 9.0), Vec2::new(2.0, 11.0));
+    let spec = FieldSpec::new(vec![exit], 0.3).with_bounds(Vec2::splat(-12.0), Vec2::splat(12.0));
+    let f = GoalField::build(&spec, &walls, &obstacles).unwrap();
+    let bits = |s: FieldSample| match s {
+        FieldSample::Toward {
+            direction,
+            distance,
+        } => Some([direction.x, direction.y, distance].map(f32::to_bits)),
+        FieldSample::AtGoal => Some([1; 3]),
+        FieldSample::Unreachable => None,
+    };
+    let mut rng = 0x1b87_3593_u32;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        rng as f32 / u32::MAX as f32
+    };
+    let (lo, _) = f.bounds();
+    let (mut inner, mut kinds) = (0, [0; 3]);
+    for k in 0..30_000 {
+        let mut p = Vec2::new(next() * 28.0 - 14.0, next() * 28.0 - 14.0);
+        if k % 3 == 1 {
+            // On a border between cells, or on a centre.
+            let half = if k % 2 == 0 { 0.0 } else { 0.5 };
+            p = lo + (((p - lo) / 0.3).floor() + half) * 0.3;
+        }
+        let u = (p - lo) / 0.3 - 0.5;
+        let (cols, rows) = f.dims();
+        inner += usize::from(
+            u.min_element() >= 0.0 && u.x + 1.0 < cols as f32 && u.y + 1.0 < rows as f32,
+        );
+        let (a, b) = (f.sample(p), f.sample_anywhere(p));
+        assert_eq!(bits(a), bits(b), "{p}: {a:?} against {b:?}");
+        kinds[match a {
+            FieldSample::Toward { .. } => 0,
+            FieldSample::AtGoal => 1,
+            FieldSample::Unreachable => 2,
+        }] += 1;
+    }
+    assert!(inner > 20_000, "{inner} points on the inner path");
+    assert!(kinds.iter().all(|&n| n > 0), "{kinds:?}");
+    for p in [Vec2::NAN, Vec2::new(0.0, f32::INFINITY), Vec2::splat(-1e30)] {
+        assert_eq!(bits(f.sample(p)), bits(f.sample_anywhere(p)), "{p}");
+    }
+}
+
+#[test]
 fn quiet_cells_say_only_what_a_sample_would() {
     // A room with a door and a pillar, the goal outside: every point where the quiet
     // bit answers must sample as on its way and farther than asked; most of the room
