@@ -89,6 +89,11 @@ impl CellLayout {
         self.nx as usize * self.ny as usize
     }
 
+    /// Columns and rows of cells.
+    pub fn dims(&self) -> (u32, u32) {
+        (self.nx, self.ny)
+    }
+
     /// Lower corner.
     pub fn min(&self) -> Vec2 {
         self.origin

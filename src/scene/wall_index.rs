@@ -54,6 +54,10 @@ pub struct WallIndex {
     walls: Vec<Wall>,
     grid: CellLists,
     pad: f32,
+    /// Per cell, how many rings of cells around it list no wall (0 for a cell that
+    /// lists one; at most 255): every wall is at least that many cells' widths from
+    /// any point of the cell, which answers most of [`Self::clear_within`] at once.
+    open: Vec<u8>,
 }
 
 impl Default for WallIndex {
@@ -63,6 +67,7 @@ impl Default for WallIndex {
             walls: Vec::new(),
             grid: CellLists::empty(),
             pad: 0.0,
+            open: Vec::new(),
         }
     }
 }
@@ -150,10 +155,12 @@ impl WallIndex {
         });
         let n = 2.0 * walls.len() as f64;
         let middle = Vec2::new((sx / n) as f32, (sy / n) as f32);
+        let open = open_rings(&grid);
         Ok(Self {
             walls: walls.iter().map(|w| w.with_line_facing(middle)).collect(),
             grid,
             pad,
+            open,
         })
     }
 
@@ -298,7 +305,31 @@ impl WallIndex {
         if !point.is_finite() || radius.is_nan() {
             return false;
         }
-        let reach = radius.max(0.0) * (1.0 + 1e-4) + self.pad;
+        let reach = self.reach(radius);
+        // Open ground: the empty rings around the point's cell keep every wall
+        // farther than the reach (with half a cell to spare for rounding at the
+        // cells' borders, so that the cells' test below would say the same:
+        // `tests::open_rings_answer_as_the_cells_do`). A point off the grid takes
+        // its border cell: the walls all lie on the grid, so they are farther still.
+        let shape = &self.grid.shape;
+        let (cx, cy) = shape.cell_of(point);
+        if let Some(&rings) = self.open.get(shape.index(cx, cy)) {
+            if reach <= (f32::from(rings) - 0.5) * shape.cell() {
+                return true;
+            }
+        }
+        self.clear_by_cells(point, reach)
+    }
+
+    /// How far [`Self::clear_within`] looks for `radius` (not NaN): a margin for the
+    /// crossing test's end tolerance and rounding.
+    fn reach(&self, radius: f32) -> f32 {
+        radius.max(0.0) * (1.0 + 1e-4) + self.pad
+    }
+
+    /// [`Self::clear_within`] by the walls listed in the cells that `point ± reach`
+    /// overlaps.
+    fn clear_by_cells(&self, point: Vec2, reach: f32) -> bool {
         let shape = &self.grid.shape;
         let Some(r) = shape.range(point - Vec2::splat(reach), point + Vec2::splat(reach)) else {
             return false;
@@ -445,6 +476,62 @@ impl WallIndex {
         }
         (old, true)
     }
+}
+
+/// Per cell of `grid`, the rings of cells around it that list no item: the chessboard
+/// distance to the nearest cell that lists one, less one (0 for such a cell; 255 at
+/// most, or everywhere when no cell lists one). Two passes, each taking the four
+/// neighbours already passed (the exact chessboard distance transform).
+fn open_rings(grid: &CellLists) -> Vec<u8> {
+    let (nx, ny) = grid.shape.dims();
+    let (nx, ny) = (nx as usize, ny as usize);
+    let mut d: Vec<u16> = (0..nx * ny)
+        .map(|c| {
+            if grid.cell_items(c).is_empty() {
+                u16::MAX
+            } else {
+                0
+            }
+        })
+        .collect();
+    let mut relax = |c: usize, n: usize| d[c] = d[c].min(d[n].saturating_add(1));
+    for y in 0..ny {
+        for x in 0..nx {
+            let c = y * nx + x;
+            if x > 0 {
+                relax(c, c - 1);
+            }
+            if y > 0 {
+                relax(c, c - nx);
+                if x > 0 {
+                    relax(c, c - nx - 1);
+                }
+                if x + 1 < nx {
+                    relax(c, c - nx + 1);
+                }
+            }
+        }
+    }
+    for y in (0..ny).rev() {
+        for x in (0..nx).rev() {
+            let c = y * nx + x;
+            if x + 1 < nx {
+                relax(c, c + 1);
+            }
+            if y + 1 < ny {
+                relax(c, c + nx);
+                if x + 1 < nx {
+                    relax(c, c + nx + 1);
+                }
+                if x > 0 {
+                    relax(c, c + nx - 1);
+                }
+            }
+        }
+    }
+    d.into_iter()
+        .map(|d| u8::try_from(d.saturating_sub(1)).unwrap_or(u8::MAX))
+        .collect()
 }
 
 #[cfg(test)]

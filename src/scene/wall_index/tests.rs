@@ -160,6 +160,65 @@ fn clear_within_hand_worked() {
 }
 
 #[test]
+fn open_rings_hand_worked() {
+    // 5 x 5 cells of 1, items in the cells (2, 2) and (0, 0): each cell's empty rings
+    // are its chessboard distance to the nearer of the two, less one (0 for those).
+    let shape = CellLayout::fit(Vec2::ZERO, Vec2::splat(5.0), 1.0, 1024).unwrap();
+    assert_eq!(shape.dims(), (5, 5));
+    let grid = CellLists::build(shape, 2, |i, push| push([12, 0][i])).unwrap();
+    let rings = open_rings(&grid);
+    for y in 0..5_i32 {
+        for x in 0..5_i32 {
+            let d = (x - 2).abs().max((y - 2).abs()).min(x.max(y));
+            let want = u8::try_from((d - 1).max(0)).unwrap();
+            assert_eq!(rings[(y * 5 + x) as usize], want, "({x}, {y})");
+        }
+    }
+    // No item anywhere: open as far as a u8 goes.
+    let none = CellLists::build(shape, 0, |_, _| {}).unwrap();
+    assert!(open_rings(&none).iter().all(|&r| r == u8::MAX));
+}
+
+#[test]
+fn open_rings_answer_as_the_cells_do() {
+    // Walls of every length in a square, and a plain 2 km wide crossed by a few long
+    // walls (the sparse walls that get fine cells): for points on and off the grid,
+    // cell borders among them, and radii from 0 to two cells, `clear_within` (the
+    // rings first) says what the cells' test alone says; the rings must answer most
+    // of the plain's points.
+    let plain = vec![
+        wall(-1000.0, -1000.0, 1000.0, -1000.0),
+        wall(-1000.0, 1000.0, 1000.0, 1000.0),
+        wall(-300.0, -200.0, 400.0, 250.0),
+        wall(0.0, -900.0, 0.0, -100.0),
+    ];
+    for walls in [mixed_walls(4), plain] {
+        let idx = WallIndex::new(&walls).unwrap();
+        let (lo, hi) = (idx.grid.shape.min(), idx.grid.shape.max());
+        let cell = idx.cell_size();
+        let mut rng = agent_rng(9, 4);
+        let mut by_rings = 0;
+        for k in 0..20_000 {
+            let span = hi - lo;
+            let mut p = Vec2::new(
+                uniform(&mut rng, lo.x - 0.1 * span.x, hi.x + 0.1 * span.x),
+                uniform(&mut rng, lo.y - 0.1 * span.y, hi.y + 0.1 * span.y),
+            );
+            if k % 4 == 0 {
+                p = lo + ((p - lo) / cell).round() * cell;
+            }
+            let r = uniform(&mut rng, 0.0, 2.0 * cell);
+            let cells = idx.clear_by_cells(p, idx.reach(r));
+            assert_eq!(idx.clear_within(p, r), cells, "{p} {r}");
+            let (cx, cy) = idx.grid.shape.cell_of(p);
+            let rings = idx.open[idx.grid.shape.index(cx, cy)];
+            by_rings += usize::from(idx.reach(r) <= (f32::from(rings) - 0.5) * cell);
+        }
+        assert!(by_rings > 2_000, "{by_rings} answered by the rings");
+    }
+}
+
+#[test]
 fn clear_points_see_no_wall_within_the_radius() {
     // Wherever `clear_within` says clear, no ray of that length from the point
     // meets a wall (brute force, 64 directions and the exact diagonal ones); and
