@@ -707,7 +707,7 @@ impl GoalField {
         let (mut dir, mut dist, mut weight, mut at_goal) = (Vec2::ZERO, 0.0, 0.0, 0.0);
         for (w, c) in weights.into_iter().zip(cells) {
             // An unreached cell adds zeros, which leave the sums as they are (none of
-            // them is ever -0): the same sums as skipping it, without a branch.
+            // them is ever -0): the same sums as skipping it.
             let reached = c.dist.is_finite();
             let w = if reached { w } else { 0.0 };
             weight += w;
