@@ -353,13 +353,8 @@ fn a_ridge_between_two_goals_is_on_the_way_not_in_a_goal() {
     }
 }
 
-#[test]
-fn inner_samples_equal_the_general_path() {
-    // The room of the quiet-cell test, an exit box inside the grid: 30,000 points over
-    // the grid and round it (inner cells, edge cells, walls' clearances, the goal, the
-    // pillar), on cell centres and borders too, and non-finite ones. The sample's
-    // inner path and the general one agree bit for bit; the inner path must have
-    // answered most of the points.
+/// A 16 m square room with a door 2 m wide in its upper wall and a pillar.
+fn room_with_a_pillar() -> ([Wall; 5], [Obstacle; 1]) {
     let walls = [
         wall((-8.0, -8.0), (8.0, -8.0)),
         wall((8.0, -8.0), (8.0, 8.0)),
@@ -367,7 +362,27 @@ fn inner_samples_equal_the_general_path() {
         wall((-1.0, 8.0), (-8.0, 8.0)),
         wall((-8.0, 8.0), (-8.0, -8.0)),
     ];
-    let obstacles = [Obstacle::new(Vec2::new(2.0, -2.0), 1.5).unwrap()];
+    (walls, [Obstacle::new(Vec2::new(2.0, -2.0), 1.5).unwrap()])
+}
+
+/// Uniform draws in `[0, 1]` from a xorshift generator seeded with `seed`.
+fn draws(mut seed: u32) -> impl FnMut() -> f32 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as f32 / u32::MAX as f32
+    }
+}
+
+#[test]
+fn inner_samples_equal_the_general_path() {
+    // The room of the quiet-cell test, an exit box inside the grid: 30,000 points over
+    // the grid and round it (inner cells, edge cells, walls' clearances, the goal, the
+    // pillar), on cell centres and borders too, and non-finite ones. The sample's
+    // inner path and the general one agree bit for bit; the inner path must have
+    // answered most of the points.
+    let (walls, obstacles) = room_with_a_pillar();
     let exit = Goal::Box(Vec2::new(-2.0, 9.0), Vec2::new(2.0, 11.0));
     let spec = FieldSpec::new(vec![exit], 0.3).with_bounds(Vec2::splat(-12.0), Vec2::splat(12.0));
     let f = GoalField::build(&spec, &walls, &obstacles).unwrap();
@@ -379,13 +394,7 @@ fn inner_samples_equal_the_general_path() {
         FieldSample::AtGoal => Some([1; 3]),
         FieldSample::Unreachable => None,
     };
-    let mut rng = 0x1b87_3593_u32;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 17;
-        rng ^= rng << 5;
-        rng as f32 / u32::MAX as f32
-    };
+    let mut next = draws(0x1b87_3593_u32);
     let (lo, _) = f.bounds();
     let (mut inner, mut kinds) = (0, [0; 3]);
     for k in 0..30_000 {
@@ -420,25 +429,12 @@ fn quiet_cells_say_only_what_a_sample_would() {
     // A room with a door and a pillar, the goal outside: every point where the quiet
     // bit answers must sample as on its way and farther than asked; most of the room
     // must be quiet.
-    let walls = [
-        wall((-8.0, -8.0), (8.0, -8.0)),
-        wall((8.0, -8.0), (8.0, 8.0)),
-        wall((8.0, 8.0), (1.0, 8.0)),
-        wall((-1.0, 8.0), (-8.0, 8.0)),
-        wall((-8.0, 8.0), (-8.0, -8.0)),
-    ];
-    let obstacles = [Obstacle::new(Vec2::new(2.0, -2.0), 1.5).unwrap()];
+    let (walls, obstacles) = room_with_a_pillar();
     let spec = FieldSpec::new(vec![Goal::Point(Vec2::new(0.0, 11.0))], 0.3)
         .with_bounds(Vec2::splat(-12.0), Vec2::splat(12.0));
     let f = GoalField::build(&spec, &walls, &obstacles).unwrap();
     let beyond = QUIET_CLEARANCES * 0.3;
-    let mut rng = 0x2545_f491_u32;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 17;
-        rng ^= rng << 5;
-        rng as f32 / u32::MAX as f32
-    };
+    let mut next = draws(0x2545_f491_u32);
     let (mut quiet, mut inside) = (0, 0);
     for _ in 0..20_000 {
         let p = Vec2::new(next() * 30.0 - 15.0, next() * 30.0 - 15.0);
