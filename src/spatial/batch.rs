@@ -559,7 +559,7 @@ impl BatchNeighbours {
             r2: q.r2,
             row: row as u32,
         };
-        let gathered = self.gathered(positions, row, q.r);
+        let gathered = index.tree().is_some() && self.gathered(positions, row, q.r);
         let hits = &mut self.hits;
         // How many rows were found, the squared radius they are all within (the
         // query's, or a narrower one that found enough: [`scan_cells`]), and whether

@@ -233,6 +233,10 @@ fn narrower(
     cap: usize,
 ) -> Option<f32> {
     let count: usize = spans.iter().map(|&(s, e)| e - s).sum();
+    // The whole window holds no more than the cap (and the row): nothing to narrow.
+    if count <= cap.saturating_add(1) {
+        return None;
+    }
     let own = table
         .starts
         .get(cell as usize..cell as usize + 2)
