@@ -68,8 +68,9 @@ impl CellLayout {
         }
         let (nx, ny) = count(cell);
         // Saturating casts; the loop above keeps them small.
-        let nx = (nx as u32).clamp(1, max_cells.max(1));
-        let ny = (ny as u32).clamp(1, max_cells.max(1));
+        let max_cells = max_cells.clamp(1, i32::MAX as u32);
+        let nx = (nx as u32).clamp(1, max_cells);
+        let ny = (ny as u32).clamp(1, max_cells);
         Some(Self {
             origin: lo,
             cell,
@@ -104,20 +105,15 @@ impl CellLayout {
         self.origin + Vec2::new(self.nx as f32, self.ny as f32) * self.cell
     }
 
+    /// The cell along one axis of `n` cells: the floor of `(v - origin) * inv`,
+    /// clamped into `0..n` (NaN to 0). Truncation toward zero is the floor wherever
+    /// the clamp does not decide (at 0 and above), and `as i32` saturates (NaN to 0),
+    /// so one conversion and two integer compares do it; a layout's `n` is in
+    /// `1..=i32::MAX` ([`Self::fit`]). `tests::coord_is_the_clamped_floor` ties it to
+    /// the floor.
     #[inline]
     fn coord(v: f32, origin: f32, inv: f32, n: u32) -> u32 {
-        // Truncation is the floor for the values that reach it (at least 0 and below
-        // n - 1), and compares against whole numbers agree with the floor's: no
-        // libm call on targets without a rounding instruction.
-        let f = (v - origin) * inv;
-        if f >= (n - 1) as f32 {
-            n - 1
-        } else if f > 0.0 {
-            f as u32
-        } else {
-            // Negative, or NaN.
-            0
-        }
+        (((v - origin) * inv) as i32).max(0).min(n as i32 - 1) as u32
     }
 
     /// The cell of `p`, clamped into the grid.
@@ -444,6 +440,59 @@ mod tests {
         let s = CellLayout::fit(Vec2::ZERO, Vec2::splat(10.0), 1.0, 1024).unwrap();
         assert_eq!(s.cell_of(Vec2::new(-5.0, 3.5)), (0, 3));
         assert_eq!(s.cell_of(Vec2::new(50.0, f32::NAN)), (9, 0));
+    }
+
+    /// `coord` against the floor clamped into the grid, worked in `f64`: on and
+    /// beside every cell border (the values whose truncation and floor could part),
+    /// below 0 and -1, past the last cell, huge, infinite and NaN, for grids of one
+    /// cell to the most an axis may have.
+    #[test]
+    fn coord_is_the_clamped_floor() {
+        let floor = |v: f32, origin: f32, inv: f32, n: u32| {
+            let f = f64::from((v - origin) * inv).floor();
+            if f.is_nan() {
+                0
+            } else {
+                f.clamp(0.0, f64::from(n - 1)) as u32
+            }
+        };
+        let mut checked = 0;
+        for (origin, inv, n) in [
+            (0.0, 1.0, 1),
+            (0.0, 1.0, 10),
+            (-3.25, 0.4, 37),
+            (1e4, 2.0, 4096),
+            (-1e6, 1e-3, i32::MAX as u32),
+        ] {
+            let cell = 1.0 / inv;
+            let ks = (-3..40).chain([n as i64 - 2, n as i64 - 1, n as i64, n as i64 + 1]);
+            for k in ks {
+                let v = origin + k as f32 * cell;
+                for v in [v, v.next_down(), v.next_up(), v + 0.5 * cell] {
+                    assert_eq!(
+                        CellLayout::coord(v, origin, inv, n),
+                        floor(v, origin, inv, n),
+                        "v {v} origin {origin} inv {inv} n {n}"
+                    );
+                    checked += 1;
+                }
+            }
+            for v in [
+                f32::MAX,
+                f32::MIN,
+                f32::INFINITY,
+                -f32::INFINITY,
+                f32::NAN,
+                3e9,
+                -3e9,
+            ] {
+                assert_eq!(
+                    CellLayout::coord(v, origin, inv, n),
+                    floor(v, origin, inv, n)
+                );
+            }
+        }
+        assert!(checked > 800);
     }
 
     #[test]
