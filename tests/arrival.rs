@@ -138,3 +138,65 @@ fn a_target_taken_away_and_given_back_reports_each_change_once() {
     assert!(events_of_a(&mut w).is_empty());
     assert_eq!(w.arrival(a).unwrap(), Arrival::Moving);
 }
+
+/// An agent whose target is another agent is judged by where that agent stands after
+/// the tick, wherever the two sit in the rows: followers spawned first, a runner
+/// spawned after more rows than one parallel chunk holds (rows never re-sorted), on
+/// one thread, so the followers' rows move before the runner's. The runner crosses a
+/// unit a tick past followers standing 0.3 off its line: arrived where it is within
+/// their radius after the tick, never where it is beyond the two radii they leave at.
+#[test]
+fn a_follower_is_judged_by_where_its_target_stands_after_the_tick() {
+    let mut w = World::new(WorldConfig {
+        seed: 5,
+        reorder_interval: 0,
+        ..WorldConfig::default()
+    });
+    w.set_thread_pool(Some(common::pool(1)));
+    let still = w.add_group(GroupConfig::new("still")).unwrap();
+    let seek = w
+        .add_group(GroupConfig::new("runner").with(Behaviour::Seek, 1.0))
+        .unwrap();
+    let runner_start = Vec2::ZERO;
+    let far = |i: usize| Vec2::new(i as f32, -500.0);
+    // The runner's row is known only after it is spawned: followers get it then.
+    let followers: Vec<AgentId> = (1..=20)
+        .map(|i| {
+            let at = Vec2::new(10.0 * i as f32, 0.3);
+            w.spawn(AgentSpec::new(still, at).with_radius(0.5)).unwrap()
+        })
+        .collect();
+    for i in 0..1500 {
+        w.spawn(AgentSpec::new(still, far(i))).unwrap();
+    }
+    let runner = w
+        .spawn(
+            AgentSpec::new(seek, runner_start)
+                .with_limits(1.0, 10.0, 1e3)
+                .with_velocity(Vec2::new(10.0, 0.0))
+                .with_target(Target::Point(Vec2::new(1e4, 0.0))),
+        )
+        .unwrap();
+    for &f in &followers {
+        w.set_target(f, Target::Agent(runner)).unwrap();
+    }
+    let mut arrivals = 0;
+    for _ in 0..220 {
+        w.step(0.1).unwrap();
+        let at = w.position(runner).unwrap();
+        for &f in &followers {
+            let d = w.position(f).unwrap().distance(at);
+            let state = w.arrival(f).unwrap();
+            if d <= 0.5 {
+                assert_eq!(state, Arrival::Arrived, "tick {} d {d}", w.tick());
+                arrivals += 1;
+            } else if d > 1.0 {
+                assert_ne!(state, Arrival::Arrived, "tick {} d {d}", w.tick());
+            }
+        }
+    }
+    assert!(
+        arrivals >= 15,
+        "the runner came within reach {arrivals} times"
+    );
+}
