@@ -10,7 +10,10 @@ use super::{addressable, clean_radius, reach_cells, Bounds, CELL_PER_RADIUS, COR
 
 /// The grid never has more than `CELLS_PER_ROW * rows + CELLS_SLACK` cells (its
 /// border included): far-apart positions grow the cell size instead of the cell count.
-const CELLS_PER_ROW: usize = 4;
+/// A sparse crowd gets somewhat wider cells rather than many empty ones, whose starts
+/// every rebuild writes and every scan reads (`docs/optimisations.md`, "A sparse
+/// crowd's cells").
+const CELLS_PER_ROW: usize = 3;
 const CELLS_SLACK: usize = 16;
 
 /// The most rows a cell stores; a fuller cell stores this many of its rows, spread
