@@ -55,6 +55,8 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
         "2",
         "--warmup",
         "1",
+        "--rounds",
+        "2",
         "--out",
         md_s,
         "--plot",
@@ -93,6 +95,12 @@ fn tiny_sweep_writes_the_report_and_the_plot() {
     assert!(report.contains("RVO2: github.com/snape/RVO2"));
     assert!(report.contains("| throng (grid) ÷ RVO2 |"), "{report}");
     assert!(report.contains("load average"));
+    assert!(
+        report.contains(
+            "1 warm-up + 2 timed, in 2 rounds (the round with the median total reported)"
+        ),
+        "{report}"
+    );
     // Targets beyond the sweep's sizes are not judged.
     assert!(report.contains("not measured in this sweep"));
 
@@ -143,6 +151,7 @@ fn budget_plot_places_lines_on_log_scales() {
         },
         ticks: 20,
         warmup: 5,
+        rounds: 1,
         peer_ticks: 100,
         quick: false,
         series: vec![Series {
@@ -188,6 +197,7 @@ fn bad_arguments_are_refused_before_measuring() {
         (vec!["--sizes", "200,0"], "sizes run from 1"),
         (vec!["--sizes", "many"], "not a whole number"),
         (vec!["--ticks", "0"], "--ticks"),
+        (vec!["--rounds", "0"], "--rounds"),
     ] {
         let err = parse(&args).unwrap_err();
         // clap's usage errors exit with status 2.
@@ -318,4 +328,24 @@ fn helpers() {
     assert_eq!(run::median(vec![3, 1, 2]), 2.0);
     assert_eq!(run::median(vec![4, 1, 2, 3]), 2.5);
     assert_eq!(run::capped(&[1_000, 10_000], 400), vec![400]);
+}
+
+/// Of a configuration's rounds, the report takes the one with the median total,
+/// whole (its phases with it), the lower middle of an even count.
+#[test]
+fn the_round_with_the_median_total_is_reported() {
+    use run::{median_round, Measured};
+
+    let m = |total: f64, steer: f64| Measured {
+        agents: 100,
+        steer,
+        total,
+        ..Measured::default()
+    };
+    let picked = median_round(vec![m(9.0, 1.0), m(3.0, 2.0), m(5.0, 3.0)]);
+    assert_eq!((picked.total, picked.steer), (5.0, 3.0));
+    let picked = median_round(vec![m(4.0, 1.0), m(2.0, 2.0), m(8.0, 3.0), m(6.0, 4.0)]);
+    assert_eq!((picked.total, picked.steer), (4.0, 1.0));
+    assert_eq!(median_round(vec![m(7.0, 1.0)]).total, 7.0);
+    assert_eq!(median_round(Vec::new()).total, 0.0);
 }

@@ -81,6 +81,12 @@ pub(crate) struct SweepArgs {
     /// Warm-up ticks before the timed ones [default: 5; 3 with --quick].
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     pub(crate) warmup: Option<u64>,
+    /// Rounds of the timed measurements (profiles, threads, the peers' benchmark):
+    /// every configuration once a round, and of each configuration the round with
+    /// the median total reported, so that one slow minute of the machine moves no
+    /// figure [default: 3; 1 with --quick].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=99))]
+    pub(crate) rounds: Option<u64>,
     /// The markdown report [default: BENCHMARKS.md; with --quick
     /// target/sweep-quick/BENCHMARKS.md, leaving the committed report alone].
     #[arg(long, value_name = "FILE")]

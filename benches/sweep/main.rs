@@ -16,7 +16,9 @@
 //! 5. a textbook O(n²) separation + seek loop (array of structs, one thread)
 //!    at 1k, 5k and 10k, the yardstick of one of the speed targets.
 //!
-//! The targets table is computed from these measurements. Exit status: 0 on success,
+//! Steps 1-3 run in rounds (three by default, `--rounds`), every configuration once a
+//! round; of each, the round with the median total is reported. The targets table
+//! is computed from these measurements. Exit status: 0 on success,
 //! 2 for a bad argument or an output file that cannot be written, 1 when measuring
 //! or writing fails.
 

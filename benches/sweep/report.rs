@@ -212,8 +212,11 @@ pub(crate) fn render_report(r: &Results, plot: &Path, out: &Path) -> String {
     let _ = writeln!(s, "| build profile | {build} |");
     let _ = writeln!(
         s,
-        "| ticks per configuration | {} warm-up + {} timed |",
-        r.warmup, r.ticks
+        "| ticks per configuration | {} warm-up + {} timed, in {} round{} (the round with the median total reported) |",
+        r.warmup,
+        r.ticks,
+        r.rounds,
+        crate::run::plural_s(r.rounds)
     );
     let _ = writeln!(
         s,

@@ -33,7 +33,7 @@ pub(crate) const PEER_TICKS_QUICK: u64 = 20;
 pub(crate) const TEXTBOOK_SIZES: &[usize] = &[1_000, 5_000, 10_000];
 
 /// Per-tick medians of one configuration, in nanoseconds.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Measured {
     pub(crate) agents: usize,
     pub(crate) index: f64,
@@ -116,6 +116,7 @@ pub(crate) struct Results {
     pub(crate) machine: Machine,
     pub(crate) ticks: u64,
     pub(crate) warmup: u64,
+    pub(crate) rounds: usize,
     pub(crate) peer_ticks: u64,
     pub(crate) quick: bool,
     pub(crate) series: Vec<Series>,
@@ -162,6 +163,7 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     };
     let ticks = args.ticks.unwrap_or(if quick { 8 } else { 20 });
     let warmup = args.warmup.unwrap_or(if quick { 3 } else { 5 });
+    let rounds = args.rounds.unwrap_or(if quick { 1 } else { 3 }) as usize;
     let peer_ticks = if quick { PEER_TICKS_QUICK } else { PEER_TICKS };
     let largest = sizes.iter().copied().max().unwrap_or(1);
 
@@ -212,11 +214,10 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
 
     let machine_before = load_average();
     let grid_series = usize::from(flock.is_some());
-    let total = (profiles.len() + grid_series) * sizes.len()
+    let timed = (profiles.len() + grid_series) * sizes.len()
         + if flock.is_some() { 4 } else { 0 }
-        + 2 * PEER_CONFIGS.len() * peer_sizes.len()
-        + 2 * quality_runs.len()
-        + textbook_sizes.len();
+        + 2 * PEER_CONFIGS.len() * peer_sizes.len();
+    let total = rounds * timed + 2 * quality_runs.len() + textbook_sizes.len();
     let mut progress = Progress {
         done: 0,
         total,
@@ -225,83 +226,134 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let threads = rayon::current_num_threads();
     eprintln!(
         "sweep: {} configurations, {warmup} warm-up + {ticks} timed ticks each, \
-         {threads} threads, load average {machine_before}",
-        total
+         {rounds} round{}, {threads} threads, load average {machine_before}",
+        total,
+        plural_s(rounds)
     );
 
-    // 1. Profiles × sizes, plus flock on the grid.
-    let mut series = Vec::new();
-    for p in &profiles {
-        let mut kinds = vec![(p.name.clone(), IndexKind::KdTree)];
-        if p.name == "flock" {
-            kinds.push(("flock (grid)".to_string(), IndexKind::Grid));
-        }
-        for (label, kind) in kinds {
-            let mut rows = Vec::new();
-            for &n in &sizes {
-                let m = measure(p, n, kind, None, warmup, ticks)?;
-                progress.report(&format!("{label}, {n} agents"), m.total);
-                rows.push(m);
+    // Steps 1-3, every configuration once a round; each keeps its measurement of
+    // every round, and the report the one with the median total.
+    let mut series: Vec<(String, Vec<Vec<Measured>>)> = Vec::new();
+    let mut thread_rounds: Vec<(&str, Vec<Measured>, Vec<Measured>)> = Vec::new();
+    let mut peer_rounds: Vec<(&'static str, IndexKind, Vec<Measured>, Vec<Measured>)> = Vec::new();
+    for round in 0..rounds {
+        let of_round = if rounds > 1 {
+            format!(" (round {} of {rounds})", round + 1)
+        } else {
+            String::new()
+        };
+        // 1. Profiles × sizes, plus flock on the grid.
+        let mut k = 0;
+        for p in &profiles {
+            let mut kinds = vec![(p.name.clone(), IndexKind::KdTree)];
+            if p.name == "flock" {
+                kinds.push(("flock (grid)".to_string(), IndexKind::Grid));
             }
-            series.push(Series { label, rows });
+            for (label, kind) in kinds {
+                if round == 0 {
+                    series.push((label.clone(), vec![Vec::new(); sizes.len()]));
+                }
+                for (i, &n) in sizes.iter().enumerate() {
+                    let m = measure(p, n, kind, None, warmup, ticks)?;
+                    progress.report(&format!("{label}, {n} agents{of_round}"), m.total);
+                    series[k].1[i].push(m);
+                }
+                k += 1;
+            }
         }
-    }
 
-    // 2. Threads: flock on 1 and 2 threads.
-    let mut thread_runs = Vec::new();
-    if let Some(f) = &flock {
-        let one = pool(1)?;
-        let two = pool(2)?;
-        for (label, kind) in [
-            ("flock", IndexKind::KdTree),
-            ("flock (grid)", IndexKind::Grid),
-        ] {
-            let (a, b) = measure_pair(
-                f,
-                threads_size,
-                kind,
-                [one.clone(), two.clone()],
-                warmup,
-                ticks,
-            )?;
-            progress.report(
-                &format!("{label}, {threads_size} agents, 1 thread"),
-                a.total,
-            );
-            progress.report(
-                &format!("{label}, {threads_size} agents, 2 threads"),
-                b.total,
-            );
-            thread_runs.push(ThreadRun {
-                label: label.to_string(),
-                agents: a.agents,
-                one: a.total,
-                two: b.total,
-            });
-        }
-    }
-
-    // 3. The peers' benchmark.
-    let mut peers = Vec::new();
-    for &(name, index, label) in PEER_CONFIGS {
-        let b = scenario::bundled(name)
-            .ok_or_else(|| Failure::Runtime(format!("the bundled profile {name} is missing")))?;
-        let p = scenario::load_bundled(b)?;
-        for &n in &peer_sizes {
-            let (a, b) = measure_pair(&p, n, index, [pool(1)?, pool(2)?], PEER_WARMUP, peer_ticks)?;
-            for (k, m) in [(1, a), (2, b)] {
+        // 2. Threads: flock on 1 and 2 threads.
+        if let Some(f) = &flock {
+            let one = pool(1)?;
+            let two = pool(2)?;
+            for (i, (label, kind)) in [
+                ("flock", IndexKind::KdTree),
+                ("flock (grid)", IndexKind::Grid),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let (a, b) = measure_pair(
+                    f,
+                    threads_size,
+                    kind,
+                    [one.clone(), two.clone()],
+                    warmup,
+                    ticks,
+                )?;
                 progress.report(
-                    &format!("peers: {label}, {n} agents, {k} thread{}", plural_s(k)),
-                    m.total,
+                    &format!("{label}, {threads_size} agents, 1 thread{of_round}"),
+                    a.total,
                 );
-                peers.push(PeerRun {
-                    profile: name,
-                    index,
-                    agents: m.agents,
-                    threads: k,
-                    total: m.total,
-                });
+                progress.report(
+                    &format!("{label}, {threads_size} agents, 2 threads{of_round}"),
+                    b.total,
+                );
+                if round == 0 {
+                    thread_rounds.push((label, Vec::new(), Vec::new()));
+                }
+                thread_rounds[i].1.push(a);
+                thread_rounds[i].2.push(b);
             }
+        }
+
+        // 3. The peers' benchmark.
+        let mut k = 0;
+        for &(name, index, label) in PEER_CONFIGS {
+            let b = scenario::bundled(name).ok_or_else(|| {
+                Failure::Runtime(format!("the bundled profile {name} is missing"))
+            })?;
+            let p = scenario::load_bundled(b)?;
+            for &n in &peer_sizes {
+                let (a, b) =
+                    measure_pair(&p, n, index, [pool(1)?, pool(2)?], PEER_WARMUP, peer_ticks)?;
+                for (t, m) in [(1, a), (2, b)] {
+                    progress.report(
+                        &format!(
+                            "peers: {label}, {n} agents, {t} thread{}{of_round}",
+                            plural_s(t)
+                        ),
+                        m.total,
+                    );
+                }
+                if round == 0 {
+                    peer_rounds.push((name, index, Vec::new(), Vec::new()));
+                }
+                peer_rounds[k].2.push(a);
+                peer_rounds[k].3.push(b);
+                k += 1;
+            }
+        }
+    }
+    let series: Vec<Series> = series
+        .into_iter()
+        .map(|(label, rows)| Series {
+            label,
+            rows: rows.into_iter().map(median_round).collect(),
+        })
+        .collect();
+    let thread_runs: Vec<ThreadRun> = thread_rounds
+        .into_iter()
+        .map(|(label, one, two)| {
+            let (one, two) = (median_round(one), median_round(two));
+            ThreadRun {
+                label: label.to_string(),
+                agents: one.agents,
+                one: one.total,
+                two: two.total,
+            }
+        })
+        .collect();
+    let mut peers = Vec::new();
+    for (profile, index, one, two) in peer_rounds {
+        for (threads, m) in [(1, median_round(one)), (2, median_round(two))] {
+            peers.push(PeerRun {
+                profile,
+                index,
+                agents: m.agents,
+                threads,
+                total: m.total,
+            });
         }
     }
 
@@ -337,6 +389,7 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
         },
         ticks,
         warmup,
+        rounds,
         peer_ticks,
         quick,
         series,
@@ -531,6 +584,15 @@ pub(crate) fn measure_pair(
         sb.push(&step(&mut b)?.times);
     }
     Ok((sa.medians(a.world().len()), sb.medians(b.world().len())))
+}
+
+/// Of one configuration's measurements, one a round, the one with the median total
+/// (the lower middle of an even count): a whole round's phases, not medians of
+/// phases taken from different rounds.
+pub(crate) fn median_round(mut rounds: Vec<Measured>) -> Measured {
+    rounds.sort_by(|a, b| a.total.total_cmp(&b.total));
+    let middle = rounds.len().saturating_sub(1) / 2;
+    rounds.get(middle).copied().unwrap_or_default()
 }
 
 /// Median (mean of the middle two for an even count); 0 for none.
