@@ -212,12 +212,36 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let peer_sizes = capped(PEER_SIZES, largest);
     let textbook_sizes = capped(TEXTBOOK_SIZES, largest);
 
+    // What steps 1-3 time, in their order: the series (every profile on the k-d
+    // tree, the flock on the grid too), the flock on 1 and 2 threads, and throng's
+    // configurations of the peers' benchmark.
+    let mut series_of = Vec::new();
+    for p in &profiles {
+        series_of.push((p.name.clone(), p, IndexKind::KdTree));
+        if p.name == "flock" {
+            series_of.push(("flock (grid)".to_string(), p, IndexKind::Grid));
+        }
+    }
+    let mut peer_profiles = Vec::new();
+    for &(name, index, label) in PEER_CONFIGS {
+        let b = scenario::bundled(name)
+            .ok_or_else(|| Failure::Runtime(format!("the bundled profile {name} is missing")))?;
+        peer_profiles.push((name, index, label, scenario::load_bundled(b)?));
+    }
+    let plan = Plan {
+        series: &series_of,
+        sizes: &sizes,
+        flock: flock.as_ref().map(|f| (f, threads_size)),
+        peers: &peer_profiles,
+        peer_sizes: &peer_sizes,
+        warmup,
+        ticks,
+        peer_ticks,
+        rounds,
+    };
+
     let machine_before = load_average();
-    let grid_series = usize::from(flock.is_some());
-    let timed = (profiles.len() + grid_series) * sizes.len()
-        + if flock.is_some() { 4 } else { 0 }
-        + 2 * PEER_CONFIGS.len() * peer_sizes.len();
-    let total = rounds * timed + 2 * quality_runs.len() + textbook_sizes.len();
+    let total = rounds * plan.configurations() + 2 * quality_runs.len() + textbook_sizes.len();
     let mut progress = Progress {
         done: 0,
         total,
@@ -231,111 +255,29 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
         plural_s(rounds)
     );
 
-    // Steps 1-3, every configuration once a round; each keeps its measurement of
-    // every round, and the report the one with the median total.
-    let mut series: Vec<(String, Vec<Vec<Measured>>)> = Vec::new();
-    let mut thread_rounds: Vec<(&str, Vec<Measured>, Vec<Measured>)> = Vec::new();
-    let mut peer_rounds: Vec<(&'static str, IndexKind, Vec<Measured>, Vec<Measured>)> = Vec::new();
-    for round in 0..rounds {
-        let of_round = if rounds > 1 {
-            format!(" (round {} of {rounds})", round + 1)
-        } else {
-            String::new()
-        };
-        // 1. Profiles × sizes, plus flock on the grid.
-        let mut k = 0;
-        for p in &profiles {
-            let mut kinds = vec![(p.name.clone(), IndexKind::KdTree)];
-            if p.name == "flock" {
-                kinds.push(("flock (grid)".to_string(), IndexKind::Grid));
-            }
-            for (label, kind) in kinds {
-                if round == 0 {
-                    series.push((label.clone(), vec![Vec::new(); sizes.len()]));
-                }
-                for (i, &n) in sizes.iter().enumerate() {
-                    let m = measure(p, n, kind, None, warmup, ticks)?;
-                    progress.report(&format!("{label}, {n} agents{of_round}"), m.total);
-                    series[k].1[i].push(m);
-                }
-                k += 1;
-            }
-        }
-
-        // 2. Threads: flock on 1 and 2 threads.
-        if let Some(f) = &flock {
-            let one = pool(1)?;
-            let two = pool(2)?;
-            for (i, (label, kind)) in [
-                ("flock", IndexKind::KdTree),
-                ("flock (grid)", IndexKind::Grid),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let (a, b) = measure_pair(
-                    f,
-                    threads_size,
-                    kind,
-                    [one.clone(), two.clone()],
-                    warmup,
-                    ticks,
-                )?;
-                progress.report(
-                    &format!("{label}, {threads_size} agents, 1 thread{of_round}"),
-                    a.total,
-                );
-                progress.report(
-                    &format!("{label}, {threads_size} agents, 2 threads{of_round}"),
-                    b.total,
-                );
-                if round == 0 {
-                    thread_rounds.push((label, Vec::new(), Vec::new()));
-                }
-                thread_rounds[i].1.push(a);
-                thread_rounds[i].2.push(b);
-            }
-        }
-
-        // 3. The peers' benchmark.
-        let mut k = 0;
-        for &(name, index, label) in PEER_CONFIGS {
-            let b = scenario::bundled(name).ok_or_else(|| {
-                Failure::Runtime(format!("the bundled profile {name} is missing"))
-            })?;
-            let p = scenario::load_bundled(b)?;
-            for &n in &peer_sizes {
-                let (a, b) =
-                    measure_pair(&p, n, index, [pool(1)?, pool(2)?], PEER_WARMUP, peer_ticks)?;
-                for (t, m) in [(1, a), (2, b)] {
-                    progress.report(
-                        &format!(
-                            "peers: {label}, {n} agents, {t} thread{}{of_round}",
-                            plural_s(t)
-                        ),
-                        m.total,
-                    );
-                }
-                if round == 0 {
-                    peer_rounds.push((name, index, Vec::new(), Vec::new()));
-                }
-                peer_rounds[k].2.push(a);
-                peer_rounds[k].3.push(b);
-                k += 1;
-            }
-        }
-    }
-    let series: Vec<Series> = series
-        .into_iter()
-        .map(|(label, rows)| Series {
-            label,
-            rows: rows.into_iter().map(median_round).collect(),
+    // Steps 1-3, every configuration once a round; of each, the report takes the
+    // round with the median total.
+    let measured = (0..rounds)
+        .map(|round| plan.round(round, &mut progress))
+        .collect::<Result<Vec<Round>, Failure>>()?;
+    let pick = |of: &dyn Fn(&Round) -> Measured| median_round(measured.iter().map(of).collect());
+    let series: Vec<Series> = series_of
+        .iter()
+        .enumerate()
+        .map(|(k, (label, ..))| Series {
+            label: label.clone(),
+            rows: (0..sizes.len())
+                .map(|i| pick(&|r: &Round| r.series[k][i]))
+                .collect(),
         })
         .collect();
-    let thread_runs: Vec<ThreadRun> = thread_rounds
-        .into_iter()
-        .map(|(label, one, two)| {
-            let (one, two) = (median_round(one), median_round(two));
+    let flock_threads: &[(&str, IndexKind)] = if flock.is_some() { &FLOCK_THREADS } else { &[] };
+    let thread_runs: Vec<ThreadRun> = flock_threads
+        .iter()
+        .enumerate()
+        .map(|(k, &(label, _))| {
+            let one = pick(&|r: &Round| r.threads[k].0);
+            let two = pick(&|r: &Round| r.threads[k].1);
             ThreadRun {
                 label: label.to_string(),
                 agents: one.agents,
@@ -345,8 +287,15 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
         })
         .collect();
     let mut peers = Vec::new();
-    for (profile, index, one, two) in peer_rounds {
-        for (threads, m) in [(1, median_round(one)), (2, median_round(two))] {
+    let peer_runs = peer_profiles
+        .iter()
+        .flat_map(|&(profile, index, ..)| peer_sizes.iter().map(move |_| (profile, index)));
+    for (k, (profile, index)) in peer_runs.enumerate() {
+        let pair = [
+            pick(&|r: &Round| r.peers[k].0),
+            pick(&|r: &Round| r.peers[k].1),
+        ];
+        for (threads, m) in [1, 2].into_iter().zip(pair) {
             peers.push(PeerRun {
                 profile,
                 index,
@@ -425,6 +374,108 @@ pub(crate) fn sweep(args: SweepArgs) -> Result<(), Failure> {
         results.machine.load_after
     );
     Ok(())
+}
+
+/// The flock's thread-scaling runs: label and index.
+const FLOCK_THREADS: [(&str, IndexKind); 2] = [
+    ("flock", IndexKind::KdTree),
+    ("flock (grid)", IndexKind::Grid),
+];
+
+/// What steps 1-3 of the sweep time.
+struct Plan<'a> {
+    /// Each series: its label, profile and index.
+    series: &'a [(String, &'a Profile, IndexKind)],
+    sizes: &'a [usize],
+    /// The flock and the size of its runs on 1 and 2 threads, if it is swept.
+    flock: Option<(&'a Profile, usize)>,
+    /// throng's configurations of the peers' benchmark ([`PEER_CONFIGS`], loaded).
+    peers: &'a [(&'static str, IndexKind, &'static str, Profile)],
+    peer_sizes: &'a [usize],
+    warmup: u64,
+    ticks: u64,
+    peer_ticks: u64,
+    rounds: usize,
+}
+
+/// One round of steps 1-3, in the plan's order: per series and size, the flock's
+/// thread runs (1 and 2 threads), and per peer configuration and size (1 and 2).
+struct Round {
+    series: Vec<Vec<Measured>>,
+    threads: Vec<(Measured, Measured)>,
+    peers: Vec<(Measured, Measured)>,
+}
+
+impl Plan<'_> {
+    /// Configurations timed in a round, as the progress lines count them.
+    fn configurations(&self) -> usize {
+        self.series.len() * self.sizes.len()
+            + if self.flock.is_some() {
+                2 * FLOCK_THREADS.len()
+            } else {
+                0
+            }
+            + 2 * self.peers.len() * self.peer_sizes.len()
+    }
+
+    /// Round `round` (from 0): every configuration once.
+    fn round(&self, round: usize, progress: &mut Progress) -> Result<Round, Failure> {
+        let of_round = if self.rounds > 1 {
+            format!(" (round {} of {})", round + 1, self.rounds)
+        } else {
+            String::new()
+        };
+        let (warmup, ticks) = (self.warmup, self.ticks);
+
+        // 1. Profiles × sizes, plus flock on the grid.
+        let mut series = Vec::new();
+        for (label, p, kind) in self.series {
+            let mut rows = Vec::new();
+            for &n in self.sizes {
+                let m = measure(p, n, *kind, None, warmup, ticks)?;
+                progress.report(&format!("{label}, {n} agents{of_round}"), m.total);
+                rows.push(m);
+            }
+            series.push(rows);
+        }
+
+        // 2. Threads: flock on 1 and 2 threads.
+        let mut threads = Vec::new();
+        if let Some((f, n)) = self.flock {
+            let (one, two) = (pool(1)?, pool(2)?);
+            for (label, kind) in FLOCK_THREADS {
+                let (a, b) = measure_pair(f, n, kind, [one.clone(), two.clone()], warmup, ticks)?;
+                progress.report(&format!("{label}, {n} agents, 1 thread{of_round}"), a.total);
+                progress.report(
+                    &format!("{label}, {n} agents, 2 threads{of_round}"),
+                    b.total,
+                );
+                threads.push((a, b));
+            }
+        }
+
+        // 3. The peers' benchmark.
+        let mut peers = Vec::new();
+        for (_, index, label, p) in self.peers {
+            for &n in self.peer_sizes {
+                let pools = [pool(1)?, pool(2)?];
+                let (a, b) = measure_pair(p, n, *index, pools, PEER_WARMUP, self.peer_ticks)?;
+                for (t, m) in [(1, a), (2, b)] {
+                    let s = plural_s(t);
+                    progress.report(
+                        &format!("peers: {label}, {n} agents, {t} thread{s}{of_round}"),
+                        m.total,
+                    );
+                }
+                peers.push((a, b));
+            }
+        }
+        Ok(Round {
+            series,
+            threads,
+            peers,
+        })
+    }
 }
 
 /// The sizes of `wanted` up to `largest`; the largest swept size alone when
