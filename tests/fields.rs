@@ -376,6 +376,51 @@ fn arrival_follows_the_field_for_agents_without_targets() {
 }
 
 #[test]
+fn each_agent_is_judged_by_its_own_groups_field() {
+    // Three groups with their rows interleaved: one follows a field to the west, one
+    // a field to the east, one neither. Everyone stands in the west goal: after a
+    // tick the western group has arrived, the eastern is on its way, the third has no
+    // target, whatever order the rows take.
+    let mut w = World::new(WorldConfig::default());
+    let field = |x: f32| {
+        FieldSpec::new(
+            vec![Goal::Box(Vec2::new(x - 5.0, -5.0), Vec2::new(x + 5.0, 5.0))],
+            0.5,
+        )
+    };
+    let (west, east) = (
+        w.add_goal_field(field(-20.0)).unwrap(),
+        w.add_goal_field(field(20.0)).unwrap(),
+    );
+    let following = |name: &str, field| {
+        GroupConfig::new(name).with(
+            Behaviour::FollowField {
+                field,
+                params: FollowFieldParams::default(),
+            },
+            1.0,
+        )
+    };
+    let groups = [
+        w.add_group(following("west", west)).unwrap(),
+        w.add_group(GroupConfig::new("idle")).unwrap(),
+        w.add_group(following("east", east)).unwrap(),
+    ];
+    let ids: Vec<_> = (0..60)
+        .map(|i| {
+            let p = Vec2::new(-24.0 + (i % 8) as f32, -3.0 + (i / 8) as f32 * 0.8);
+            w.spawn(AgentSpec::new(groups[i % 3], p).with_radius(0.3))
+                .unwrap()
+        })
+        .collect();
+    w.step(0.01).unwrap();
+    for (i, &id) in ids.iter().enumerate() {
+        let want = [Arrival::Arrived, Arrival::NoTarget, Arrival::Moving][i % 3];
+        assert_eq!(w.arrival(id).unwrap(), want, "agent {i}");
+    }
+}
+
+#[test]
 fn a_congestion_aware_field_is_the_same_bits_on_any_thread_count_and_after_a_snapshot() {
     let (mut a, out) = evacuation_with(40, 1, Some((0.3, 4)));
     let (mut b, _) = evacuation_with(40, 3, Some((0.3, 4)));

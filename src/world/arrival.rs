@@ -134,15 +134,19 @@ struct Bodies<'a> {
 }
 
 /// Every agent's arrival memory after a tick of `dt`, in parallel chunks, with
-/// `field_of(row)` the goal field the agent in `row` follows; whether any changed.
-fn arrival_pass<'f>(
+/// `fields()` making for each chunk the function from a row to the goal field the
+/// agent in it follows; whether any changed.
+fn arrival_pass<'f, F>(
     arrival: &mut [ArrivalMemory],
     b: &Bodies<'_>,
     slots: &Slots,
     dt: f32,
-    field_of: impl Fn(usize) -> Option<&'f GoalField> + Sync,
+    fields: impl Fn() -> F + Sync,
     route_end_of: impl Fn(usize) -> Option<Vec2> + Sync,
-) -> bool {
+) -> bool
+where
+    F: FnMut(usize) -> Option<&'f GoalField>,
+{
     arrival
         .par_chunks_mut(ARRIVAL_CHUNK)
         .enumerate()
@@ -150,6 +154,7 @@ fn arrival_pass<'f>(
             let rows = chunk * ARRIVAL_CHUNK..;
             let start = rows.start;
             let mut any = false;
+            let mut field_of = fields();
             // The chunk's rows of each column side by side (no index checks).
             let bodies = b.target[rows.clone()]
                 .iter()
@@ -216,15 +221,30 @@ impl World {
             let path = paths.get(own_path(own, row)?)?.as_ref()?;
             (!path.is_looped()).then(|| path.last_point())
         };
-        let field_of = |row: usize| {
-            let f = plans[usize::from(group[row])].field?;
-            fields.get(f.index())?.as_deref()
+        // The field of a row's group, looked up again only where the group changes
+        // from the row before (a group's rows mostly sit together).
+        let field_of = || {
+            let mut last: Option<(u16, Option<&GoalField>)> = None;
+            move |row: usize| {
+                let g = group[row];
+                match last {
+                    Some((seen, field)) if seen == g => field,
+                    _ => {
+                        let field = plans[usize::from(g)]
+                            .field
+                            .and_then(|f| fields.get(f.index())?.as_deref());
+                        last = Some((g, field));
+                        field
+                    }
+                }
+            }
         };
+        let no_field = || |_| None;
         let changed = match (plans.iter().any(|p| p.field.is_some()), own.is_empty()) {
             (true, false) => arrival_pass(arrival, &bodies, slots, dt, field_of, route_end),
             (true, true) => arrival_pass(arrival, &bodies, slots, dt, field_of, |_| None),
-            (false, false) => arrival_pass(arrival, &bodies, slots, dt, |_| None, route_end),
-            (false, true) => arrival_pass(arrival, &bodies, slots, dt, |_| None, |_| None),
+            (false, false) => arrival_pass(arrival, &bodies, slots, dt, no_field, route_end),
+            (false, true) => arrival_pass(arrival, &bodies, slots, dt, no_field, |_| None),
         };
         self.arrival_events.clear();
         if changed {
