@@ -19,9 +19,9 @@
 //! line (with `preset` too: a newline in it adds keys, `max_speed_spread = 0.26`
 //! say); `--feelers L` sets the wall feelers' length, and `--seeds N` spawns the
 //! block at random places of seeds 1 to N and prints the mean and range of the
-//! specific flow. "experiment" is the room of the experiments themselves (a holding
-//! area of 150 people 4 m before a bottleneck 2 m long) with `bottleneck_people`'s
-//! bodies and keys. The quality counter samples every tick (0.1 s), so that no crossing falls
+//! specific flow. "experiment" is the room of the experiments themselves, the
+//! bundled `bottleneck_experiment` (a holding area of 150 people 4 m before a
+//! bottleneck 2 m long). The quality counter samples every tick (0.1 s), so that no crossing falls
 //! between two samples. `--plot FILE` also draws the flow against the width beside
 //! the experiments' (an SVG).
 
@@ -103,29 +103,23 @@ fn room(source: &str, door: &str, width: f32) -> Result<String, String> {
     )
 }
 
-/// The experiments' room (Seyfried et al. 2009, Liddle et al. 2011; the geometry
-/// JuPedSim ships for them, `inputfiles/Bottleneck/*_bottleneck.xml`) in place of
-/// the bundled `bottleneck_people` room (`source`), its people, bodies and keys kept:
-/// the 150 standing in a holding area 6 m deep and 8 m wide (about 3 persons/m²),
-/// 4 m before a bottleneck 2 m long and `width` wide; the gate across the
-/// bottleneck's middle.
+/// The experiments' room (the bundled `bottleneck_experiment`, `source`) with its
+/// bottleneck `width` wide: the bottleneck's walls and its gate moved.
 fn experiment(source: &str, width: f32) -> Result<String, String> {
     let h = width / 2.0;
     [
         (
-            "walls = [[-30, -12, 0, -12], [0, -12, 0, -0.6], [0, 0.6, 0, 12], [0, 12, -30, 12],\n         [-30, 12, -30, -12]]".to_string(),
-            format!(
-                "walls = [[-10, -4, 0, -4], [0, -4, 0, -{h}], [0, {h}, 0, 4], [0, 4, -10, 4], [-10, 4, -10, -4],\n         [0, -{h}, 2, -{h}], [0, {h}, 2, {h}]]"
-            ),
+            "[0, -4, 0, -0.6], [0, 0.6, 0, 4]".to_string(),
+            format!("[0, -4, 0, -{h}], [0, {h}, 0, 4]"),
         ),
-        ("bounds = [-31, -13, 32, 13]".into(), "bounds = [-11, -13, 22, 13]".into()),
-        ("line = [0, -0.6, 0, 0.6]".into(), format!("line = [1, -{h}, 1, {h}]")),
-        ("goals = [[0.5, -13, 32, 13]]".into(), "goals = [[2.5, -13, 22, 13]]".into()),
         (
-            "centre = [-20, 0], size = [16, 10]".into(),
-            "centre = [-6.9, 0], size = [5.6, 7.6]".into(),
+            "[0, -0.6, 2, -0.6], [0, 0.6, 2, 0.6]".into(),
+            format!("[0, -{h}, 2, -{h}], [0, {h}, 2, {h}]"),
         ),
-        ("centre = [1, 0] }".into(), "centre = [3, 0] }".into()),
+        (
+            "line = [1, -0.6, 1, 0.6]".into(),
+            format!("line = [1, -{h}, 1, {h}]"),
+        ),
     ]
     .iter()
     .try_fold(source.to_string(), |text, (from, to)| swap(&text, from, to))
@@ -178,8 +172,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let preset = liddle || mode.as_deref() == Some("preset");
     let avoidance = args.get(1).cloned();
     let mut flows = Vec::new();
-    // The room: the bundled `bottleneck` (door 2 m), or `bottleneck_people` (1.2 m).
-    let (name, door) = if preset {
+    // The room: the bundled `bottleneck` (door 2 m), `bottleneck_people` (1.2 m), or
+    // the experiments' `bottleneck_experiment` (1.2 m).
+    let (name, door) = if liddle {
+        ("bottleneck_experiment", "0.6")
+    } else if preset {
         ("bottleneck_people", "0.6")
     } else {
         ("bottleneck", "1")
@@ -214,7 +211,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             if let Some(line) = &avoidance {
                 let own = if preset {
-                    "avoidance = { preset = \"pedestrian\", squeeze = 0.2, side_bias = 1.2 }"
+                    "avoidance = { preset = \"pedestrian\" }"
                 } else {
                     "avoidance = {}"
                 };

@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use glam::Vec2;
-use throng::behaviours::avoidance::AvoidanceParams;
+use throng::behaviours::avoidance::{AvoidanceParams, NearGoal};
+use throng::behaviours::field::FollowFieldParams;
 use throng::behaviours::targeting::ArriveParams;
-use throng::scene::Wall;
+use throng::scene::{FieldSpec, Goal, Wall};
 use throng::{AgentId, AgentSpec, Behaviour, GroupConfig, GroupId, Target, World, WorldConfig};
 
 const DT: f32 = 0.1;
@@ -390,4 +391,63 @@ fn a_walker_keeps_its_time_gap_behind_a_slower_one() {
     // Without a time gap it closes in to the avoidance's few centimetres.
     let (free, _) = following(0.0);
     assert!(free < 0.15, "free {free}");
+}
+
+#[test]
+fn near_its_exit_a_walker_closes_up_to_the_near_time_gap() {
+    // Two walkers follow a goal field east to an exit at x = 40, the one ahead at
+    // 0.5 m/s: 1 s behind it while farther than 12 m from the exit (half a metre
+    // free), 0.35 s once within (0.175 m).
+    let mut world = World::new(WorldConfig::default());
+    let exit = world
+        .add_goal_field(FieldSpec::new(
+            vec![Goal::Box(Vec2::new(40.0, -5.0), Vec2::new(50.0, 5.0))],
+            0.25,
+        ))
+        .unwrap();
+    let avoidance = AvoidanceParams {
+        side_bias: 0.0,
+        near_goal: Some(NearGoal {
+            within: 12.0,
+            time_gap: 0.35,
+            squeeze: 0.0,
+            side_bias: 0.0,
+        }),
+        ..AvoidanceParams::pedestrian()
+    };
+    let follow = Behaviour::FollowField {
+        field: exit,
+        params: FollowFieldParams::default(),
+    };
+    let g = world
+        .add_group(
+            GroupConfig::new("people")
+                .with(follow, 1.0)
+                .neighbours(5.0, 10)
+                .avoiding(avoidance),
+        )
+        .unwrap();
+    let spec = |x: f32| AgentSpec::new(g, Vec2::new(x, 0.0)).with_pedestrian_body();
+    let slow = world.spawn(spec(3.0).with_limits(1.0, 0.5, 26.8)).unwrap();
+    let me = world.spawn(spec(0.0)).unwrap();
+    let free = |w: &World| {
+        let d = w.position(slow).unwrap() - w.position(me).unwrap();
+        d.length() - 0.44
+    };
+    // 20 s: the one behind about 26 m from the exit.
+    for _ in 0..400 {
+        world.step(0.05).unwrap();
+    }
+    assert!(world.position(me).unwrap().x < 27.0);
+    assert!((free(&world) - 0.5).abs() < 0.05, "far: {}", free(&world));
+    // 60 s: within 12 m of it.
+    for _ in 0..800 {
+        world.step(0.05).unwrap();
+    }
+    assert!(world.position(me).unwrap().x > 29.0);
+    assert!(
+        (free(&world) - 0.175).abs() < 0.05,
+        "near: {}",
+        free(&world)
+    );
 }

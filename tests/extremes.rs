@@ -7,7 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use glam::Vec2;
 use throng::behaviours::angular::{AlignParams, VelocityMatchParams};
 use throng::behaviours::approach::ApproachParams;
-use throng::behaviours::avoidance::AvoidanceParams;
+use throng::behaviours::avoidance::{AvoidanceParams, NearGoal};
 use throng::behaviours::containment::{ContainmentParams, Region};
 use throng::behaviours::field::FollowFieldParams;
 use throng::behaviours::flocking::SeparationParams;
@@ -156,9 +156,17 @@ fn run_case(case: u64) -> Result<(), String> {
                 } else {
                     0.0
                 };
+                // And half press on, near their goal, any distance from it.
+                let near_goal = (uniform(&mut rng, 0.0, 1.0) < 0.5).then(|| NearGoal {
+                    within: magnitude(&mut rng),
+                    time_gap: magnitude(&mut rng),
+                    squeeze: 0.49 - squeeze,
+                    side_bias: 1.5,
+                });
                 g = g.avoiding(AvoidanceParams {
                     time_gap,
                     squeeze,
+                    near_goal,
                     ..AvoidanceParams::default()
                 });
             }

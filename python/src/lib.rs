@@ -12,7 +12,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use throng::behaviours::avoidance::AvoidanceParams;
+use throng::behaviours::avoidance::{AvoidanceParams, NearGoal};
 use throng::quality::{Gate, Observed, QualityCounter, QualitySettings};
 use throng::scenario::{Overrides, Profile, Scenario};
 use throng::scene::Wall;
@@ -731,11 +731,40 @@ fn avoidance_params(d: &Bound<'_, PyDict>) -> PyResult<AvoidanceParams> {
             "side_bias" => p.side_bias = v.extract()?,
             "time_gap" => p.time_gap = v.extract()?,
             "squeeze" => p.squeeze = v.extract()?,
+            "near_goal" => p.near_goal = near_goal(&v)?,
             other => return Err(bad(format!("avoidance has no key {other:?}"))),
         }
     }
     p.validate().map_err(bad)?;
     Ok(p)
+}
+
+/// `near_goal` of an avoidance dict: `None` or `False` for none, else a dict of its
+/// four keys.
+fn near_goal(v: &Bound<'_, PyAny>) -> PyResult<Option<NearGoal>> {
+    if v.is_none() || v.extract::<bool>().is_ok_and(|b| !b) {
+        return Ok(None);
+    }
+    let d = v.cast::<PyDict>().map_err(|_| {
+        bad("near_goal must be a dict of within, time_gap, squeeze, side_bias, or None")
+    })?;
+    let key = |k: &str| -> PyResult<f32> {
+        d.get_item(k)?
+            .ok_or_else(|| bad(format!("near_goal needs the key {k:?}")))?
+            .extract()
+    };
+    for k in d.keys() {
+        let k: String = k.extract()?;
+        if !["within", "time_gap", "squeeze", "side_bias"].contains(&k.as_str()) {
+            return Err(bad(format!("near_goal has no key {k:?}")));
+        }
+    }
+    Ok(Some(NearGoal {
+        within: key("within")?,
+        time_gap: key("time_gap")?,
+        squeeze: key("squeeze")?,
+        side_bias: key("side_bias")?,
+    }))
 }
 
 /// Arrival events as arrays: handles, and the states before and after.

@@ -182,6 +182,14 @@ def test_host_driven_orca_agents_pass_each_other():
     # The pedestrian preset, with a key of its own beside it (a profile's
     # `avoidance = { preset = "pedestrian", priority = 0.8 }`): accepted.
     w.add_group("people", avoidance={"priority": 0.8, "preset": "pedestrian"})
+    # Near the goal: its four keys, or None for none; a missing or unknown key and
+    # a value out of range are refused.
+    near = {"within": 8.0, "time_gap": 0.3, "squeeze": 0.2, "side_bias": 0.8}
+    w.add_group("pressing", avoidance={"preset": "pedestrian", "near_goal": near})
+    w.add_group("calm", avoidance={"preset": "pedestrian", "near_goal": None})
+    for bad in ({"within": 8.0}, dict(near, colour=1), dict(near, squeeze=0.7), 3.0):
+        with pytest.raises(throng.ThrongError, match="near_goal"):
+            w.add_group("bad", avoidance={"near_goal": bad})
 
 
 def test_walls_and_clear_lines():

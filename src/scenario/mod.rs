@@ -101,6 +101,7 @@ pub const BUNDLED: &[BundledProfile] = bundled![
     "doorway",
     "bottleneck",
     "bottleneck_people",
+    "bottleneck_experiment",
     "oncoming",
     "pillars",
     "rimea_corridor",

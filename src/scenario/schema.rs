@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use crate::behaviours::avoidance::AvoidanceParams;
+use crate::behaviours::avoidance::{AvoidanceParams, NearGoal};
 use crate::combine::Combination;
 use crate::group::Facing;
 use crate::integrate::Integrator;
@@ -298,6 +298,42 @@ pub struct AvoidanceDoc {
     pub time_gap: Option<f32>,
     /// [`AvoidanceParams::squeeze`].
     pub squeeze: Option<f32>,
+    /// [`AvoidanceParams::near_goal`]: `{ within, time_gap, squeeze, side_bias }`, or
+    /// `false` for none (`true` keeps the preset's).
+    pub near_goal: Option<NearGoalDoc>,
+}
+
+/// [`AvoidanceDoc::near_goal`]: its keys, or whether to keep the preset's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NearGoalDoc {
+    /// `false`: none; `true`: the preset's.
+    Keep(bool),
+    /// The keys.
+    Keys(NearGoal),
+}
+
+impl<'de> Deserialize<'de> for NearGoalDoc {
+    // By hand rather than untagged, so that a table's error names its key.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Doc;
+        impl<'de> serde::de::Visitor<'de> for Doc {
+            type Value = NearGoalDoc;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("{ within, time_gap, squeeze, side_bias }, or false")
+            }
+            fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<NearGoalDoc, E> {
+                Ok(NearGoalDoc::Keep(b))
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                m: M,
+            ) -> Result<NearGoalDoc, M::Error> {
+                NearGoal::deserialize(serde::de::value::MapAccessDeserializer::new(m))
+                    .map(NearGoalDoc::Keys)
+            }
+        }
+        d.deserialize_any(Doc)
+    }
 }
 
 impl AvoidanceDoc {
@@ -319,6 +355,11 @@ impl AvoidanceDoc {
             side_bias: self.side_bias.unwrap_or(base.side_bias),
             time_gap: self.time_gap.unwrap_or(base.time_gap),
             squeeze: self.squeeze.unwrap_or(base.squeeze),
+            near_goal: match self.near_goal {
+                None | Some(NearGoalDoc::Keep(true)) => base.near_goal,
+                Some(NearGoalDoc::Keep(false)) => None,
+                Some(NearGoalDoc::Keys(keys)) => Some(keys),
+            },
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::math::{heading_to_vec, normalize_or_zero, rotate_cw_by};
 use crate::group::GroupConfig;
 use crate::scene::{FieldSample, ObstacleIndex, WallIndex};
 
-use super::plan::{Avoiding, GroupPlan};
+use super::plan::{GroupPlan, Stance};
 use super::{SteerCtx, SteerScratch};
 
 /// The layers of an agent whose group does not avoid (a player, say): the default
@@ -63,7 +63,7 @@ fn avoidance_of<'a>(ctx: &'a SteerCtx<'_>, j: usize) -> Option<&'a AvoidancePara
     ctx.plans[ctx.group[j] as usize]
         .avoidance
         .as_ref()
-        .map(|a| &a.params)
+        .map(|a| &a.own.params)
 }
 
 /// Whether an agent whose mask is `mask` avoids one whose group avoids as `theirs`.
@@ -243,8 +243,8 @@ pub(crate) fn avoidance_fits(
     let short = 1.0 / TAME;
     let groups_fit = avoiding.all(|(a, g)| {
         g.neighbour_radius <= TAME
-            && a.params.time_horizon >= short
-            && a.params.obstacle_time_horizon >= short
+            && a.own.params.time_horizon >= short
+            && a.own.params.obstacle_time_horizon >= short
     });
     let largest = |column: &[f32]| column.iter().fold(0.0f32, |m, &x| m.max(x));
     let scene = walls
@@ -277,7 +277,7 @@ pub(crate) fn avoid(
     row: usize,
     me: &AgentState,
     preferred: Vec2,
-    how: &Avoiding,
+    how: &Stance,
     s: &mut SteerScratch,
 ) -> Vec2 {
     if !ctx.avoidance_fits {
@@ -305,7 +305,7 @@ fn scaled_avoid(
     row: usize,
     me: &AgentState,
     preferred: Vec2,
-    how: &Avoiding,
+    how: &Stance,
     s: &mut SteerScratch,
 ) -> Vec2 {
     const SHORTEST: f64 = 1.0 / (1u64 << 20) as f64;
@@ -449,7 +449,7 @@ fn half_planes<const SCALED: bool>(
     row: usize,
     me: &AgentState,
     preferred: Vec2,
-    how: &Avoiding,
+    how: &Stance,
     s: &mut SteerScratch,
     unit: Unit,
 ) -> (usize, Vec2) {

@@ -32,9 +32,11 @@ use crate::group::{Behaviour, Movement};
 use crate::integrate::next_velocity;
 use crate::math::truncate;
 use crate::rng::AgentRng;
+use crate::scene::FieldSample;
 
 use super::avoid::avoid;
 use super::perceive::perceive;
+use super::plan::{Avoiding, Stance};
 use super::{SteerCtx, SteerScratch};
 
 /// One behaviour's contribution before weighting.
@@ -275,6 +277,7 @@ fn motion(
             (None, Movement::Kinematic) => truncate(linear, me.max_speed),
         };
         s.arrived = arrival.state == Arrival::Arrived;
+        let how = stance(ctx, g_idx, me.pos, how);
         let v = avoid(ctx, row, me, preferred, how, s);
         arrival.queued = s.queued;
         v
@@ -285,6 +288,34 @@ fn motion(
         }
     } else {
         linear
+    }
+}
+
+/// The avoidance of an agent of group `g_idx` (avoiding as `how`) at `pos`: near its
+/// goal, the avoidance there (the distance measured only for groups that have one).
+pub(crate) fn stance<'a>(
+    ctx: &SteerCtx<'_>,
+    g_idx: usize,
+    pos: Vec2,
+    how: &'a Avoiding,
+) -> &'a Stance {
+    match how.near {
+        Some(_) => how.at(goal_distance(ctx, g_idx, pos)),
+        None => &how.own,
+    }
+}
+
+/// How far an agent of group `g_idx` at `pos` is from its goal: the travel distance
+/// to a goal of the goal field its group follows (0 in one); infinite where the
+/// field reaches none, and for a group that follows no field.
+fn goal_distance(ctx: &SteerCtx<'_>, g_idx: usize, pos: Vec2) -> f32 {
+    match ctx.plans[g_idx].field.and_then(|f| ctx.field(f)) {
+        Some(f) => match f.sample(pos) {
+            FieldSample::Toward { distance, .. } => distance,
+            FieldSample::AtGoal => 0.0,
+            FieldSample::Unreachable => f32::INFINITY,
+        },
+        None => f32::INFINITY,
     }
 }
 

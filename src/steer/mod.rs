@@ -45,6 +45,7 @@ pub use think::LevelOfDetail;
 // The world's tests look inside the stage, through a world they build.
 #[cfg(test)]
 pub(crate) use kernel::preferred_velocity;
+pub(crate) use kernel::stance;
 #[cfg(test)]
 pub(crate) use perceive::{
     candidate_sums_x4, column_sums, perceive, separation_radii, Flock, Perceived,

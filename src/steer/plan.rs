@@ -202,10 +202,49 @@ pub(crate) struct GroupPlan {
 /// A group's avoidance as the steering pass uses it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Avoiding {
+    /// Its agents' avoidance on their way.
+    pub own: Stance,
+    /// Near their goal ([`AvoidanceParams::near_goal`]): how near, and their
+    /// avoidance there.
+    pub near: Option<(f32, Stance)>,
+}
+
+/// One avoidance as the steering pass uses it: the parameters, and the turn they give.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Stance {
     pub params: AvoidanceParams,
     /// The turn to the right near others of an agent on its way, as `(sin, cos)`:
     /// the side bias times how much the agent yields (`1 - priority`).
     pub side_turn: (f32, f32),
+}
+
+impl Stance {
+    fn of(params: AvoidanceParams) -> Self {
+        Self {
+            params,
+            side_turn: (params.side_bias * (1.0 - params.priority)).sin_cos(),
+        }
+    }
+}
+
+impl Avoiding {
+    /// The avoidance of `params` as the steering pass uses it.
+    pub(crate) fn of(params: AvoidanceParams) -> Self {
+        Self {
+            own: Stance::of(params),
+            near: params
+                .near_goal
+                .map(|near| (near.within, Stance::of(params.pressing(&near)))),
+        }
+    }
+
+    /// The avoidance of an agent `distance` from its goal (infinite: none).
+    pub(crate) fn at(&self, distance: f32) -> &Stance {
+        match &self.near {
+            Some((within, near)) if distance <= *within => near,
+            _ => &self.own,
+        }
+    }
 }
 
 impl GroupPlan {
@@ -251,10 +290,7 @@ impl GroupPlan {
                 )
             }),
             think_every: config.think_every,
-            avoidance: config.avoidance.map(|params| Avoiding {
-                params,
-                side_turn: (params.side_bias * (1.0 - params.priority)).sin_cos(),
-            }),
+            avoidance: config.avoidance.map(Avoiding::of),
         }
     }
 
@@ -307,6 +343,34 @@ mod tests {
             g = g.with(b.clone(), 1.0);
         }
         GroupPlan::of(&g).route
+    }
+
+    #[test]
+    fn near_its_goal_an_agent_avoids_with_the_near_keys() {
+        // The pedestrian preset: within 12 of its goal, a time gap of 0.35, squeeze
+        // 0.25 and a keep-right of 0.8 times how much it yields (0.5): the turn of
+        // 0.4 rad; farther, and without a goal, the group's own (0.6 x 0.5 = 0.3).
+        let a = Avoiding::of(AvoidanceParams::pedestrian());
+        assert_eq!(a.own.side_turn, 0.3f32.sin_cos());
+        for d in [0.0, 11.0, 12.0] {
+            let near = a.at(d);
+            assert_eq!(near.side_turn, 0.4f32.sin_cos(), "{d}");
+            assert_eq!(
+                (
+                    near.params.time_gap,
+                    near.params.squeeze,
+                    near.params.near_goal
+                ),
+                (0.35, 0.25, None)
+            );
+            assert_eq!(near.params.priority, a.own.params.priority);
+        }
+        for d in [12.01, f32::INFINITY, f32::NAN] {
+            assert_eq!(a.at(d), &a.own, "{d}");
+        }
+        // Without near keys, the group's own everywhere.
+        let plain = Avoiding::of(AvoidanceParams::default());
+        assert_eq!((plain.near, plain.at(0.0)), (None, &plain.own));
     }
 
     #[test]

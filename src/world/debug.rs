@@ -24,7 +24,7 @@ use crate::math::perp_right;
 use crate::scene::FieldSample;
 
 use super::World;
-use crate::steer::{avoid, SteerScratch};
+use crate::steer::{avoid, stance, SteerScratch};
 
 /// What a piece of debug geometry shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -308,9 +308,11 @@ impl World {
                 out.line(DebugKind::Neighbour, id, me.pos, c.pos[r]);
                 s.rows.push(r as u32);
             }
-            if let Some(how) = &self.plans[usize::from(c.group[row])].avoidance {
+            let g_idx = usize::from(c.group[row]);
+            if let Some(how) = &self.plans[g_idx].avoidance {
                 // The half-planes the tick's own avoidance builds from the scene and
                 // these neighbours.
+                let how = stance(&ctx, g_idx, me.pos, how);
                 avoid(&ctx, row, &me, me.vel, how, &mut s);
                 let half = me.max_speed.max(0.0);
                 for l in &s.lines {

@@ -15,7 +15,7 @@ use crate::scene::{FieldSpec, GoalField, Obstacle, Path, Wall};
 use super::{GroupSlot, LevelOfDetail, World, WorldConfig};
 
 /// The snapshot format's version: a snapshot of another version is refused.
-pub const SNAPSHOT_VERSION: u32 = 11;
+pub const SNAPSHOT_VERSION: u32 = 12;
 
 /// The first bytes of [`Snapshot::to_bytes`]'s form.
 const MAGIC: &[u8; 4] = b"THRG";

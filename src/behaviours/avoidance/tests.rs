@@ -366,6 +366,83 @@ fn params_are_validated() {
     ] {
         assert!(bad.validate().is_err(), "{bad:?}");
     }
+    // Near the goal: every key checked as the group's own, and the distance > 0.
+    let near = NearGoal {
+        within: 4.0,
+        time_gap: 0.5,
+        squeeze: 0.2,
+        side_bias: 1.0,
+    };
+    let with = |near| AvoidanceParams {
+        near_goal: Some(near),
+        ..AvoidanceParams::default()
+    };
+    assert!(with(near).validate().is_ok());
+    assert!(AvoidanceParams::pedestrian().validate().is_ok());
+    for (bad, key) in [
+        (
+            NearGoal {
+                within: 0.0,
+                ..near
+            },
+            "near_goal.within",
+        ),
+        (
+            NearGoal {
+                within: f32::INFINITY,
+                ..near
+            },
+            "near_goal.within",
+        ),
+        (
+            NearGoal {
+                time_gap: -1.0,
+                ..near
+            },
+            "near_goal.time_gap",
+        ),
+        (
+            NearGoal {
+                squeeze: 0.5,
+                ..near
+            },
+            "near_goal.squeeze",
+        ),
+        (
+            NearGoal {
+                side_bias: f32::NAN,
+                ..near
+            },
+            "near_goal.side_bias",
+        ),
+    ] {
+        let e = with(bad).validate().unwrap_err();
+        assert!(e.starts_with(key), "{e}");
+    }
+}
+
+#[test]
+fn pressing_takes_the_near_goal_keys_and_nothing_else() {
+    let p = AvoidanceParams::pedestrian();
+    let near = p.near_goal.unwrap();
+    let there = p.pressing(&near);
+    assert_eq!(
+        (
+            there.time_gap,
+            there.squeeze,
+            there.side_bias,
+            there.near_goal
+        ),
+        (near.time_gap, near.squeeze, near.side_bias, None)
+    );
+    let back = AvoidanceParams {
+        time_gap: p.time_gap,
+        squeeze: p.squeeze,
+        side_bias: p.side_bias,
+        near_goal: p.near_goal,
+        ..there
+    };
+    assert_eq!(back, p);
 }
 
 #[test]
