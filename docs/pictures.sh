@@ -17,6 +17,6 @@ cargo run --release --quiet -- run city --ticks 450 --animate "$dir/city.gif" --
     --every 10 --quiet
 cargo run --release --quiet -- run maze --ticks 300 --png "$dir/maze-field.png" --field exit \
     --size 640x640 --quiet
-cargo run --release --quiet --example door_widths -- preset --plot "$dir/door-flow.svg" >/dev/null
+cargo run --release --quiet --example door_widths -- experiment --plot "$dir/door-flow.svg" >/dev/null
 cargo run --release --quiet --example fundamental_diagram -- --plot "$dir/speed-density.svg" \
     >/dev/null
