@@ -6,6 +6,7 @@ environment holding throng (`pip install ./python`), then
 
     python python/benches/jupedsim_peer.py --sizes 150,1500,15000
     python python/benches/jupedsim_peer.py --doors 0.8,1.0,1.2,1.6,2.0,2.5
+    python python/benches/jupedsim_peer.py --experiment 0.8,1.0,1.2,1.6,2.0,2.5
 
 Both simulate bodies of radius 0.2 m wanting 1.2 m/s (JuPedSim's collision-free
 speed model and its social force model, each with its defaults otherwise, time step
@@ -18,11 +19,19 @@ simulated seconds; and, for the sizes that empty within `--limit` seconds, when 
 last agent left and the flow through the door (agents per second between the first
 and the last crossing), beside the human data for a 1 m door (Seyfried et al. 2009:
 1.61-1.97 persons per metre and second; Kretz et al. 2006: about 1.9 persons/s).
+
+`--experiment`: the room of the bottleneck experiments instead (throng's bundled
+`bottleneck_experiment`: 150 people standing in a holding area 8 m wide and 6 m deep,
+4 m before a bottleneck 2 m long), the bottleneck made each width: the same 150
+places (the profile's lattice) for every system, people-sized bodies (radius 0.22 m,
+1.34 m/s) in JuPedSim's models with their defaults otherwise, and throng's profile
+as it is (the pedestrian preset). Flow across the bottleneck's middle.
 """
 
 import argparse
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -193,6 +202,91 @@ def doors(args):
                   flush=True)
 
 
+EXPERIMENT = (Path(__file__).resolve().parents[2] / "profiles"
+              / "bottleneck_experiment.toml")
+
+
+def experiment_text(width):
+    """The bundled `bottleneck_experiment` with its bottleneck `width` wide."""
+    h = width / 2
+    text = EXPERIMENT.read_text()
+    for old, new in [
+        ("[0, -4, 0, -0.6], [0, 0.6, 0, 4]", f"[0, -4, 0, -{h}], [0, {h}, 0, 4]"),
+        ("[0, -0.6, 2, -0.6], [0, 0.6, 2, 0.6]", f"[0, -{h}, 2, -{h}], [0, {h}, 2, {h}]"),
+        ("line = [1, -0.6, 1, 0.6]", f"line = [1, -{h}, 1, {h}]"),
+    ]:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def run_jupedsim_experiment(points, limit, model, width):
+    """JuPedSim in the experiments' room: the holding area, the bottleneck, and a
+    room beyond it with the exit at its far side; crossing times at the gate."""
+    import jupedsim as jps
+    from shapely import Polygon
+
+    h = width / 2
+    holding = Polygon([(-10, -4), (0, -4), (0, 4), (-10, 4)])
+    neck = Polygon([(-0.1, -h), (2.1, -h), (2.1, h), (-0.1, h)])
+    beyond = Polygon([(2, -6), (12, -6), (12, 6), (2, 6)])
+    if model == "sfm":
+        model, agent = jps.SocialForceModel(), jps.SocialForceModelAgentParameters
+    else:
+        model, agent = jps.CollisionFreeSpeedModel(), jps.CollisionFreeSpeedModelAgentParameters
+    sim = jps.Simulation(model=model, geometry=holding.union(neck).union(beyond), dt=0.01)
+    exit_id = sim.add_exit_stage([(11, -6), (12, -6), (12, 6), (11, 6)])
+    journey = sim.add_journey(jps.JourneyDescription([exit_id]))
+    for p in points:
+        sim.add_agent(agent(journey_id=journey, stage_id=exit_id, position=tuple(p),
+                            radius=0.22, desired_speed=1.34))
+    crossed = {}
+    while sim.agent_count() > 0 and sim.elapsed_time() < limit and len(crossed) < len(points):
+        try:
+            sim.iterate()
+        except RuntimeError as e:
+            print(f"    JuPedSim stopped at {sim.elapsed_time():.2f} s: {e}", flush=True)
+            break
+        now = sim.elapsed_time()
+        for a in sim.agents():
+            if a.id not in crossed and a.position[0] > 1.0:
+                crossed[a.id] = now
+    return sorted(crossed.values())
+
+
+def run_throng_experiment(limit, width, threads):
+    """throng's bundled room with the bottleneck `width` wide; crossing times at the
+    gate, and the places it started from."""
+    import throng
+
+    world = throng.World.from_profile(experiment_text(width), threads=threads)
+    start = world.positions().copy()
+    crossed = {}
+    while world.elapsed < limit and len(crossed) < len(start):
+        world.step()
+        ids, xs = world.ids(), world.positions()[:, 0]
+        for i in ids[xs > 1.0]:
+            crossed.setdefault(int(i), world.elapsed)
+    return start, sorted(crossed.values())
+
+
+def experiment(args):
+    """150 people through the experiments' bottleneck of several widths: flow across
+    it (persons/s and per metre) for each system."""
+    print(f"{'width':>5} {'system':>30} {'through':>8} {'flow /s':>8} {'per m':>6}")
+    for width in [float(x) for x in args.experiment.split(",")]:
+        points, times = run_throng_experiment(args.limit, width, args.threads)
+        runs = [("throng (the pedestrian preset)", times)]
+        for m in args.models.split(","):
+            runs.append((f"JuPedSim ({m.upper()}, defaults)",
+                         run_jupedsim_experiment(points, args.limit, m, width)))
+        for name, times in runs:
+            f = flow(times) if len(times) == len(points) else None
+            print(f"{width:5.2f} {name:>30} {len(times):8d} "
+                  f"{(f'{f:.2f}' if f else '-'):>8} {(f'{f / width:.2f}' if f else '-'):>6}",
+                  flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="150,1500,15000")
@@ -203,9 +297,14 @@ def main():
                     help="JuPedSim's models to run: cfsm (collision-free speed), sfm (social force)")
     ap.add_argument("--doors", default=None,
                     help="door widths (m): 150 agents through each, flow per system")
+    ap.add_argument("--experiment", default=None,
+                    help="bottleneck widths (m): the experiments' room, flow per system")
     args = ap.parse_args()
     if args.doors:
         doors(args)
+        return
+    if args.experiment:
+        experiment(args)
         return
     print(f"{'agents':>7} {'system':>22} {'ms/sim s':>9} {'us/agent/sim s':>15} "
           f"{'out at':>8} {'flow /s':>8}")
