@@ -27,6 +27,8 @@
 
 #[path = "plot/mod.rs"]
 mod plot;
+#[path = "rooms/mod.rs"]
+mod rooms;
 
 use plot::{Chart, Kind, Series};
 use throng::quality::{QualityCounter, QualitySettings};
@@ -77,61 +79,29 @@ const PEOPLE: [(&str, &[(f32, f32)]); 3] = [
     ),
 ];
 
-/// `text` with `from` replaced by `to`; an error if `from` is not in it (the bundled
-/// profile changed under this example).
-fn swap(text: &str, from: &str, to: &str) -> Result<String, String> {
-    if text.contains(from) {
-        Ok(text.replace(from, to))
-    } else {
-        Err(format!("the profile has no {from:?}"))
-    }
-}
-
 /// The bundled profile's room (`source`; `door`, its own door's half-width as the
 /// text spells it) with a door `width` wide: the door and its gate widened.
 fn room(source: &str, door: &str, width: f32) -> Result<String, String> {
     let half = width / 2.0;
-    let text = swap(
+    let text = rooms::swap(
         source,
         &format!("[0, -12, 0, -{door}], [0, {door}, 0, 12]"),
         &format!("[0, -12, 0, -{half}], [0, {half}, 0, 12]"),
     )?;
-    swap(
+    rooms::swap(
         &text,
         &format!("line = [0, -{door}, 0, {door}]"),
         &format!("line = [0, -{half}, 0, {half}]"),
     )
 }
 
-/// The experiments' room (the bundled `bottleneck_experiment`, `source`) with its
-/// bottleneck `width` wide: the bottleneck's walls and its gate moved.
-fn experiment(source: &str, width: f32) -> Result<String, String> {
-    let h = width / 2.0;
-    [
-        (
-            "[0, -4, 0, -0.6], [0, 0.6, 0, 4]".to_string(),
-            format!("[0, -4, 0, -{h}], [0, {h}, 0, 4]"),
-        ),
-        (
-            "[0, -0.6, 2, -0.6], [0, 0.6, 2, 0.6]".into(),
-            format!("[0, -{h}, 2, -{h}], [0, {h}, 2, {h}]"),
-        ),
-        (
-            "line = [1, -0.6, 1, 0.6]".into(),
-            format!("line = [1, -{h}, 1, {h}]"),
-        ),
-    ]
-    .iter()
-    .try_fold(source.to_string(), |text, (from, to)| swap(&text, from, to))
-}
-
 /// `text` run for [`TICKS`] at most, and with a `seed` its block spawned at random
 /// places of that seed instead of on its lattice.
 fn run_for(text: &str, seed: Option<u64>) -> Result<String, String> {
-    let text = swap(text, "ticks = 2400", &format!("ticks = {TICKS}"))?;
+    let text = rooms::swap(text, "ticks = 2400", &format!("ticks = {TICKS}"))?;
     match seed {
-        Some(seed) => swap(
-            &swap(&text, "seed = 7", &format!("seed = {seed}"))?,
+        Some(seed) => rooms::swap(
+            &rooms::swap(&text, "seed = 7", &format!("seed = {seed}"))?,
             "arrangement = \"grid\"",
             "arrangement = \"random\"",
         ),
@@ -199,7 +169,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut results = Vec::new();
         for &seed in &runs {
             let room = if liddle {
-                experiment(source, width)?
+                rooms::experiment(source, width)?
             } else {
                 room(source, door, width)?
             };

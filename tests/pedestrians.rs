@@ -9,6 +9,9 @@ use throng::quality::{QualityCounter, QualitySettings};
 use throng::scenario::{self, Scenario};
 use throng::{AgentSpec, GroupConfig, World, PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS};
 
+#[path = "../examples/rooms/mod.rs"]
+mod rooms;
+
 #[test]
 fn the_preset_is_a_person_and_a_profile_key_gives_it() {
     let p = AvoidanceParams::pedestrian();
@@ -86,28 +89,8 @@ const PRESET_LINE: &str = "\navoidance = { preset = \"pedestrian\" }\n";
 /// per second and metre of door, from the first passage to the last; none if fewer
 /// than two passed), how many passed, and the deep overlaps per agent-sample.
 fn door_flow(width: f32, avoidance: Option<&str>) -> (Option<f64>, usize, f64) {
-    let h = width / 2.0;
-    let mut src = scenario::bundled("bottleneck_experiment")
-        .unwrap()
-        .source
-        .to_string();
-    for (from, to) in [
-        (
-            "[0, -4, 0, -0.6], [0, 0.6, 0, 4]".to_string(),
-            format!("[0, -4, 0, -{h}], [0, {h}, 0, 4]"),
-        ),
-        (
-            "[0, -0.6, 2, -0.6], [0, 0.6, 2, 0.6]".into(),
-            format!("[0, -{h}, 2, -{h}], [0, {h}, 2, {h}]"),
-        ),
-        (
-            "line = [1, -0.6, 1, 0.6]".into(),
-            format!("line = [1, -{h}, 1, {h}]"),
-        ),
-    ] {
-        assert!(src.contains(&from), "{from}");
-        src = src.replace(&from, &to);
-    }
+    let source = scenario::bundled("bottleneck_experiment").unwrap().source;
+    let mut src = rooms::experiment(source, width).unwrap();
     if let Some(line) = avoidance {
         assert!(src.contains(PRESET_LINE));
         src = src.replace(PRESET_LINE, &format!("\n{line}\n"));
