@@ -73,6 +73,16 @@ const WORKLOADS: &[Workload] = &[
         warmup: 20,
         ticks: 20,
     },
+    // People pressing into a bottleneck (the pedestrian preset, near their exit): the
+    // window starts 8 s in, with the crowd queued at the bottleneck.
+    Workload {
+        name: "bottleneck_150",
+        profile: "bottleneck_experiment",
+        agents: 150,
+        index: None,
+        warmup: 80,
+        ticks: 100,
+    },
 ];
 
 /// Where the counted window starts: callgrind zeroes its counters on entry.

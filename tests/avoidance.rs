@@ -393,11 +393,11 @@ fn a_walker_keeps_its_time_gap_behind_a_slower_one() {
     assert!(free < 0.15, "free {free}");
 }
 
-#[test]
-fn near_its_exit_a_walker_closes_up_to_the_near_time_gap() {
-    // Two walkers follow a goal field east to an exit at x = 40, the one ahead at
-    // 0.5 m/s: 1 s behind it while farther than 12 m from the exit (half a metre
-    // free), 0.35 s once within (0.175 m).
+/// Two walkers following a goal field east to an exit at x = 40 (the pedestrian
+/// preset, no keep-right, near the exit a time gap of 0.35 s and no squeeze), the
+/// one ahead at 0.5 m/s; the group follows a second field after that one where
+/// `second` is given; with the space free between them.
+fn walkers_to_an_exit(second: Option<Goal>) -> (World, impl Fn(&World) -> (f32, f32)) {
     let mut world = World::new(WorldConfig::default());
     let exit = world
         .add_goal_field(FieldSpec::new(
@@ -415,39 +415,62 @@ fn near_its_exit_a_walker_closes_up_to_the_near_time_gap() {
         }),
         ..AvoidanceParams::pedestrian()
     };
-    let follow = Behaviour::FollowField {
-        field: exit,
+    let follow = |field| Behaviour::FollowField {
+        field,
         params: FollowFieldParams::default(),
     };
-    let g = world
-        .add_group(
-            GroupConfig::new("people")
-                .with(follow, 1.0)
-                .neighbours(5.0, 10)
-                .avoiding(avoidance),
-        )
-        .unwrap();
+    let mut group = GroupConfig::new("people")
+        .with(follow(exit), 1.0)
+        .neighbours(5.0, 10)
+        .avoiding(avoidance);
+    if let Some(goal) = second {
+        let other = world
+            .add_goal_field(FieldSpec::new(vec![goal], 0.25))
+            .unwrap();
+        group = group.with(follow(other), 0.01);
+    }
+    let g = world.add_group(group).unwrap();
     let spec = |x: f32| AgentSpec::new(g, Vec2::new(x, 0.0)).with_pedestrian_body();
     let slow = world.spawn(spec(3.0).with_limits(1.0, 0.5, 26.8)).unwrap();
     let me = world.spawn(spec(0.0)).unwrap();
-    let free = |w: &World| {
+    let seen = move |w: &World| {
         let d = w.position(slow).unwrap() - w.position(me).unwrap();
-        d.length() - 0.44
+        (w.position(me).unwrap().x, d.length() - 0.44)
     };
+    (world, seen)
+}
+
+#[test]
+fn near_its_exit_a_walker_closes_up_to_the_near_time_gap() {
+    // 1 s behind the slow one while farther than 12 m from the exit (half a metre
+    // free), 0.35 s once within (0.175 m).
+    let (mut world, seen) = walkers_to_an_exit(None);
     // 20 s: the one behind about 26 m from the exit.
     for _ in 0..400 {
         world.step(0.05).unwrap();
     }
-    assert!(world.position(me).unwrap().x < 27.0);
-    assert!((free(&world) - 0.5).abs() < 0.05, "far: {}", free(&world));
+    let (x, free) = seen(&world);
+    assert!(x < 27.0);
+    assert!((free - 0.5).abs() < 0.05, "far: {free}");
     // 60 s: within 12 m of it.
     for _ in 0..800 {
         world.step(0.05).unwrap();
     }
-    assert!(world.position(me).unwrap().x > 29.0);
-    assert!(
-        (free(&world) - 0.175).abs() < 0.05,
-        "near: {}",
-        free(&world)
-    );
+    let (x, free) = seen(&world);
+    assert!(x > 29.0);
+    assert!((free - 0.175).abs() < 0.05, "near: {free}");
+}
+
+#[test]
+fn near_is_measured_along_the_first_field_a_group_follows() {
+    // The group follows a second field too, whose goal covers the walkers' whole way:
+    // by that one they would always be near. Near is the first field's (its exit's).
+    let everywhere = Goal::Box(Vec2::new(-10.0, -5.0), Vec2::new(60.0, 5.0));
+    let (mut world, seen) = walkers_to_an_exit(Some(everywhere));
+    for _ in 0..400 {
+        world.step(0.05).unwrap();
+    }
+    let (x, free) = seen(&world);
+    assert!(x < 27.0);
+    assert!((free - 0.5).abs() < 0.05, "far: {free}");
 }

@@ -28,7 +28,7 @@ use crate::behaviours::walls::wall_avoidance;
 use crate::behaviours::wander::wander;
 use crate::behaviours::{AgentState, Steering};
 use crate::combine::{accumulate_force, dither_pick, Combination};
-use crate::group::{Behaviour, Movement};
+use crate::group::{Behaviour, FieldId, Movement};
 use crate::integrate::next_velocity;
 use crate::math::truncate;
 use crate::rng::AgentRng;
@@ -107,6 +107,10 @@ struct Dispatch<'c, 'a> {
     flock: Option<(FlockForces, SeparationParams)>,
     memory: &'c mut BehaviourMemory,
     walker: &'c mut WalkerState,
+    /// The last goal field a follow-field arm sampled at the agent this tick, and
+    /// what it said: the avoidance's stance reads its distance from it (where it is
+    /// the group's goal field) rather than sampling again.
+    goal_sample: Option<(FieldId, FieldSample)>,
 }
 
 impl Dispatch<'_, '_> {
@@ -197,12 +201,11 @@ impl Dispatch<'_, '_> {
             Behaviour::Containment(p) => Contribution::force(containment(me, p)),
             Behaviour::Queue(p) => Contribution::force(queue(me, my_slot, neighbours, p)),
             Behaviour::FollowField { field, params } => match ctx.field(*field) {
-                Some(f) => Contribution::force(follow_field(
-                    me,
-                    f.sample(me.pos),
-                    target.map(|t| t.pos),
-                    params,
-                )),
+                Some(f) => {
+                    let sample = f.sample(me.pos);
+                    self.goal_sample = Some((*field, sample));
+                    Contribution::force(follow_field(me, sample, target.map(|t| t.pos), params))
+                }
                 None => Contribution::default(),
             },
             Behaviour::Interpose(p) => match (target, ctx.resolve(ctx.second_target(row))) {
@@ -259,12 +262,15 @@ pub(crate) fn preferred_velocity(me: &AgentState, force: Vec2, dt: f32) -> Vec2 
 /// velocity the tick would give it. The avoidance starts from a host-driven agent's
 /// velocity (`host`) itself, else from the behaviours' [`preferred_velocity`]; it
 /// reads whether the agent has arrived and notes in `arrival` whether it is queued.
+/// `goal_sample`: the group's goal field at the agent, where the behaviours sampled it.
+#[allow(clippy::too_many_arguments)]
 fn motion(
     ctx: &SteerCtx<'_>,
     (g_idx, row): (usize, usize),
     me: &AgentState,
     linear: Vec2,
     host: Option<Vec2>,
+    goal_sample: Option<(FieldId, FieldSample)>,
     arrival: &mut ArrivalMemory,
     s: &mut SteerScratch,
 ) -> Vec2 {
@@ -277,7 +283,7 @@ fn motion(
             (None, Movement::Kinematic) => truncate(linear, me.max_speed),
         };
         s.arrived = arrival.state == Arrival::Arrived;
-        let how = stance(ctx, g_idx, me.pos, how);
+        let how = stance(ctx, g_idx, me.pos, goal_sample, how);
         let v = avoid(ctx, row, me, preferred, how, s);
         arrival.queued = s.queued;
         v
@@ -292,30 +298,46 @@ fn motion(
 }
 
 /// The avoidance of an agent of group `g_idx` (avoiding as `how`) at `pos`: near its
-/// goal, the avoidance there (the distance measured only for groups that have one).
+/// goal, the avoidance there (the distance measured only for groups that have one;
+/// from `sampled`, a field and what it said at `pos`, where that is the group's).
 pub(crate) fn stance<'a>(
     ctx: &SteerCtx<'_>,
     g_idx: usize,
     pos: Vec2,
+    sampled: Option<(FieldId, FieldSample)>,
     how: &'a Avoiding,
 ) -> &'a Stance {
     match how.near {
-        Some(_) => how.at(goal_distance(ctx, g_idx, pos)),
+        Some(_) => how.at(goal_distance(ctx, g_idx, pos, sampled)),
         None => &how.own,
     }
 }
 
 /// How far an agent of group `g_idx` at `pos` is from its goal: the travel distance
 /// to a goal of the goal field its group follows (0 in one); infinite where the
-/// field reaches none, and for a group that follows no field.
-fn goal_distance(ctx: &SteerCtx<'_>, g_idx: usize, pos: Vec2) -> f32 {
-    match ctx.plans[g_idx].field.and_then(|f| ctx.field(f)) {
-        Some(f) => match f.sample(pos) {
-            FieldSample::Toward { distance, .. } => distance,
-            FieldSample::AtGoal => 0.0,
-            FieldSample::Unreachable => f32::INFINITY,
+/// field reaches none, and for a group that follows no field. `sampled`: a field
+/// and what it said at `pos`, read where that field is the group's (the group's is
+/// sampled here otherwise).
+fn goal_distance(
+    ctx: &SteerCtx<'_>,
+    g_idx: usize,
+    pos: Vec2,
+    sampled: Option<(FieldId, FieldSample)>,
+) -> f32 {
+    let Some(id) = ctx.plans[g_idx].field else {
+        return f32::INFINITY;
+    };
+    let sample = match sampled {
+        Some((f, sample)) if f == id => sample,
+        _ => match ctx.field(id) {
+            Some(f) => f.sample(pos),
+            None => return f32::INFINITY,
         },
-        None => f32::INFINITY,
+    };
+    match sample {
+        FieldSample::Toward { distance, .. } => distance,
+        FieldSample::AtGoal => 0.0,
+        FieldSample::Unreachable => f32::INFINITY,
     }
 }
 
@@ -342,7 +364,16 @@ pub(crate) fn steer_one(
         } else {
             Vec2::ZERO
         };
-        let linear = motion(ctx, (g_idx, row), &me, linear, Some(host), m.arrival, s);
+        let linear = motion(
+            ctx,
+            (g_idx, row),
+            &me,
+            linear,
+            Some(host),
+            None,
+            m.arrival,
+            s,
+        );
         return (SteerOut::new(linear, 0.0, None), seen.count as u32);
     }
     let (flock, count) = (seen.flock.forces(&me), seen.count);
@@ -371,6 +402,7 @@ pub(crate) fn steer_one(
         flock,
         memory,
         walker,
+        goal_sample: None,
     };
     let out = match (g.movement, g.combination) {
         // Kinematic groups: weighted sum of velocities and rotations; the first
@@ -432,6 +464,16 @@ pub(crate) fn steer_one(
     } else {
         0.0
     };
-    let linear = motion(ctx, (g_idx, row), &me, linear, None, arrival, s);
+    let goal_sample = dispatch.goal_sample;
+    let linear = motion(
+        ctx,
+        (g_idx, row),
+        &me,
+        linear,
+        None,
+        goal_sample,
+        arrival,
+        s,
+    );
     (SteerOut::new(linear, angular, out.heading), count as u32)
 }

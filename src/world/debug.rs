@@ -312,7 +312,7 @@ impl World {
             if let Some(how) = &self.plans[g_idx].avoidance {
                 // The half-planes the tick's own avoidance builds from the scene and
                 // these neighbours.
-                let how = stance(&ctx, g_idx, me.pos, how);
+                let how = stance(&ctx, g_idx, me.pos, None, how);
                 avoid(&ctx, row, &me, me.vel, how, &mut s);
                 let half = me.max_speed.max(0.0);
                 for l in &s.lines {
