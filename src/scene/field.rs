@@ -704,17 +704,12 @@ impl GoalField {
     fn blend(&self, cells: [FieldCell; 4], t: Vec2, p: Vec2) -> FieldSample {
         let (wx, wy) = ([1.0 - t.x, t.x], [1.0 - t.y, t.y]);
         let weights = [wx[0] * wy[0], wx[1] * wy[0], wx[0] * wy[1], wx[1] * wy[1]];
-        let (mut dir, mut dist, mut weight, mut at_goal) = (Vec2::ZERO, 0.0, 0.0, 0.0);
-        for (w, c) in weights.into_iter().zip(cells) {
-            // An unreached cell adds zeros, which leave the sums as they are (none of
-            // them is ever -0): the same sums as skipping it.
-            let reached = c.dist.is_finite();
-            let w = if reached { w } else { 0.0 };
-            weight += w;
-            dist += w * if reached { c.dist } else { 0.0 };
-            dir += w * if reached { c.dir } else { Vec2::ZERO };
-            at_goal += if c.dist == 0.0 { w } else { 0.0 };
-        }
+        let BlendSums {
+            weight,
+            dist,
+            dir,
+            at_goal,
+        } = BlendSums::x4(weights, &cells);
         if weight > 0.0 {
             if at_goal >= weight * 0.5 {
                 return FieldSample::AtGoal;
@@ -1013,6 +1008,66 @@ impl FieldCell {
         dir: Vec2::ZERO,
         dist: f32::INFINITY,
     };
+}
+
+/// What a sample weighs its four cells by ([`GoalField::blend`]): the sums over the
+/// cells, in their order, of their bilinear weights (zero for an unreached cell), of
+/// their distances and directions times those, and of the weights of the cells in a
+/// goal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct BlendSums {
+    weight: f32,
+    dist: f32,
+    dir: Vec2,
+    at_goal: f32,
+}
+
+impl BlendSums {
+    /// The sums, cell by cell. An unreached cell adds zeros, which leave the sums as
+    /// they are (none of them is ever -0): the same sums as skipping it.
+    #[cfg(test)]
+    fn scalar(weights: [f32; 4], cells: &[FieldCell; 4]) -> Self {
+        let (mut dir, mut dist, mut weight, mut at_goal) = (Vec2::ZERO, 0.0, 0.0, 0.0);
+        for (w, c) in weights.into_iter().zip(cells) {
+            let reached = c.dist.is_finite();
+            let w = if reached { w } else { 0.0 };
+            weight += w;
+            dist += w * if reached { c.dist } else { 0.0 };
+            dir += w * if reached { c.dir } else { Vec2::ZERO };
+            at_goal += if c.dist == 0.0 { w } else { 0.0 };
+        }
+        Self {
+            weight,
+            dist,
+            dir,
+            at_goal,
+        }
+    }
+
+    /// [`Self::scalar`] with the four cells' terms in the lanes of four registers,
+    /// transposed so that each cell's terms are one register, added in the cells'
+    /// order: the same operations in the same order, bit for bit the same sums
+    /// (`tests::blend_sums_in_four_lanes_equal_the_scalar_ones`).
+    #[inline(always)]
+    fn x4(weights: [f32; 4], cells: &[FieldCell; 4]) -> Self {
+        use wide::f32x4;
+        let dist = f32x4::new(cells.map(|c| c.dist));
+        let reached = dist.is_finite();
+        let w = f32x4::new(weights) & reached;
+        let (x, y) = (
+            f32x4::new(cells.map(|c| c.dir.x)) & reached,
+            f32x4::new(cells.map(|c| c.dir.y)) & reached,
+        );
+        let at_goal = (w & dist.simd_eq(f32x4::ZERO)).to_array();
+        let [c0, c1, c2, c3] = f32x4::transpose([w, w * (dist & reached), w * x, w * y]);
+        let [weight, dist, x, y] = (f32x4::ZERO + c0 + c1 + c2 + c3).to_array();
+        Self {
+            weight,
+            dist,
+            dir: Vec2::new(x, y),
+            at_goal: 0.0 + at_goal[0] + at_goal[1] + at_goal[2] + at_goal[3],
+        }
+    }
 }
 
 /// Where the four cells' directions cancel (on a ridge between two goals' basins): the

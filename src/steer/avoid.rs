@@ -30,7 +30,7 @@ fn near(d: Vec2, r: f32) -> bool {
 
 impl SteerCtx<'_> {
     /// Whether the agent in `row` is within `within` of its target.
-    #[inline]
+    #[inline(always)]
     fn arrived(&self, row: usize, within: f32) -> bool {
         self.resolve(self.target[row])
             .is_some_and(|t| near(t.pos - self.pos[row], within))

@@ -376,6 +376,57 @@ fn draws(mut seed: u32) -> impl FnMut() -> f32 {
 }
 
 #[test]
+fn blend_sums_in_four_lanes_equal_the_scalar_ones() {
+    // 100,000 draws of four cells, each unreached, in a goal or on its way (a distance
+    // up to 100, a unit direction or none), weighed as points at random, on cell
+    // borders and on centres: the four-lane sums equal the cell-by-cell ones bit for bit.
+    let mut next = draws(0x2c1b_3c6d_u32);
+    let bits = |b: BlendSums| [b.weight, b.dist, b.dir.x, b.dir.y, b.at_goal].map(f32::to_bits);
+    let (mut unreached, mut at_goal) = (0, 0);
+    for k in 0..100_000 {
+        let cells = [(); 4].map(|()| {
+            let kind = next();
+            let a = next() * std::f32::consts::TAU;
+            if kind < 0.2 {
+                FieldCell::UNREACHED
+            } else if kind < 0.35 {
+                FieldCell {
+                    dir: Vec2::ZERO,
+                    dist: 0.0,
+                }
+            } else {
+                FieldCell {
+                    dir: if kind < 0.4 {
+                        Vec2::ZERO
+                    } else {
+                        Vec2::from_angle(a)
+                    },
+                    dist: next() * 100.0,
+                }
+            }
+        });
+        unreached += cells.iter().filter(|c| !c.dist.is_finite()).count();
+        at_goal += cells.iter().filter(|c| c.dist == 0.0).count();
+        let t = match k % 4 {
+            0 => Vec2::new(next().round(), next()),
+            1 => Vec2::splat(0.5),
+            _ => Vec2::new(next(), next()),
+        };
+        let (wx, wy) = ([1.0 - t.x, t.x], [1.0 - t.y, t.y]);
+        let weights = [wx[0] * wy[0], wx[1] * wy[0], wx[0] * wy[1], wx[1] * wy[1]];
+        let (a, b) = (
+            BlendSums::x4(weights, &cells),
+            BlendSums::scalar(weights, &cells),
+        );
+        assert_eq!(bits(a), bits(b), "{cells:?} at {t}: {a:?} against {b:?}");
+    }
+    assert!(
+        unreached > 50_000 && at_goal > 40_000,
+        "{unreached} {at_goal}"
+    );
+}
+
+#[test]
 fn inner_samples_equal_the_general_path() {
     // The room of the quiet-cell test, an exit box inside the grid: 30,000 points over
     // the grid and round it (inner cells, edge cells, walls' clearances, the goal, the
