@@ -18,7 +18,8 @@
 //! rest as the profile has it; a second argument replaces the group's `avoidance`
 //! line (with `preset` too: a newline in it adds keys, `max_speed_spread = 0.26`
 //! say); `--feelers L` sets the wall feelers' length, and `--seeds N` spawns the
-//! block at random places of seeds 1 to N and prints the mean and range of the
+//! block at random places of seeds 1 to N (no two bodies overlapping: `arrangement =
+//! "apart"`) and prints the mean and range of the
 //! specific flow. "experiment" is the room of the experiments themselves, the
 //! bundled `bottleneck_experiment` (a holding area of 150 people 4 m before a
 //! bottleneck 2 m long). The quality counter samples every tick (0.1 s), so that no crossing falls
@@ -96,14 +97,15 @@ fn room(source: &str, door: &str, width: f32) -> Result<String, String> {
 }
 
 /// `text` run for [`TICKS`] at most, and with a `seed` its block spawned at random
-/// places of that seed instead of on its lattice.
+/// places of that seed, no two overlapping (`arrangement = "apart"`), instead of on
+/// its lattice.
 fn run_for(text: &str, seed: Option<u64>) -> Result<String, String> {
     let text = rooms::swap(text, "ticks = 2400", &format!("ticks = {TICKS}"))?;
     match seed {
         Some(seed) => rooms::swap(
             &rooms::swap(&text, "seed = 7", &format!("seed = {seed}"))?,
             "arrangement = \"grid\"",
-            "arrangement = \"random\"",
+            "arrangement = \"apart\"",
         ),
         None => Ok(text),
     }

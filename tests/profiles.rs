@@ -273,3 +273,42 @@ fn a_profiles_setup_is_its_scene_and_groups_without_its_agents() {
         assert_eq!(setup.config(), full.config(), "{}", b.name);
     }
 }
+
+#[test]
+fn a_crowd_spawned_apart_starts_with_no_two_bodies_overlapping() {
+    // 150 people in the experiments' holding area (about 3.5 persons/m^2): drawn at
+    // random some stand inside each other; apart, none does, and every one is in the
+    // box.
+    let src = |arrangement: &str| {
+        format!(
+            "[[groups]]\nname = \"people\"\ncount = 150\nbody = \"pedestrian\"\n\
+             spawn = {{ shape = \"box\", centre = [-6.9, 0], size = [5.6, 7.6], \
+             arrangement = \"{arrangement}\" }}\n"
+        )
+    };
+    let closest = |arrangement: &str| {
+        let p = scenario::parse_profile(&src(arrangement), "apart.toml")
+            .unwrap_or_else(|e| panic!("{}", e.render()));
+        let s = scenario::Scenario::build(&p).unwrap();
+        let (pos, radii) = (s.world().positions(), s.world().radii());
+        assert!(pos
+            .iter()
+            .all(|q| (q.x - -6.9).abs() <= 2.8 && q.y.abs() <= 3.8));
+        let mut least = f32::INFINITY;
+        for i in 0..pos.len() {
+            for j in i + 1..pos.len() {
+                least = least.min(pos[i].distance(pos[j]) - radii[i] - radii[j]);
+            }
+        }
+        least
+    };
+    assert!(closest("random") < -0.3, "{}", closest("random"));
+    assert!(closest("apart") >= 0.0, "{}", closest("apart"));
+
+    // More than a square lattice of the bodies holds is refused, at the key's line.
+    let crowded = src("apart").replace("count = 150", "count = 300");
+    let e = scenario::parse_profile(&crowded, "crowded.toml").unwrap_err();
+    assert_eq!(e.key, "groups[0].spawn.arrangement");
+    assert_eq!(e.line, 5, "{}", e.render());
+    assert!(e.message.contains("holds 234"), "{}", e.message);
+}

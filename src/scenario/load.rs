@@ -5,6 +5,7 @@ use glam::Vec2;
 
 use super::layout::{Layout, Rect};
 use super::profile::{GroupSpec, InitialDirection, Profile, TargetSpec};
+use super::spawn::{push_apart, APART_ROUNDS};
 use crate::agents::speed_drawn;
 use crate::rng::{agent_rng, mix_seed, uniform01};
 use crate::{AgentId, AgentSpec, GroupId, Target, TickStats, World, WorldConfig};
@@ -182,12 +183,25 @@ impl Scenario {
         let mut rngs: Vec<_> = (0..p.groups.len())
             .map(|g| agent_rng(mix_seed(p.world.seed, SPAWN_STREAM), g as u64))
             .collect();
-        let positions: Vec<Vec<Vec2>> = p
+        let mut positions: Vec<Vec<Vec2>> = p
             .groups
             .iter()
             .zip(&mut rngs)
             .map(|(g, rng)| g.spawn.place(g.count, rng))
             .collect();
+        for (gi, (g, pos)) in p.groups.iter().zip(&mut positions).enumerate() {
+            let (spacing, area) = (2.0 * g.body.radius, g.spawn.extent(g.count));
+            if g.spawn.apart() && !push_apart(pos, spacing, area) {
+                return Err(crate::ThrongError::InvalidParameter {
+                    field: format!("groups[{gi}].spawn.arrangement"),
+                    reason: format!(
+                        "the {} agents of group `{}` could not be pushed apart in their \
+                         box within {APART_ROUNDS} rounds: a larger box or fewer agents",
+                        g.count, g.name
+                    ),
+                });
+            }
+        }
 
         let mut aims: Vec<Vec<Aim>> = Vec::with_capacity(p.groups.len());
         let mut movers = Vec::new();

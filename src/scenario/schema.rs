@@ -400,7 +400,8 @@ pub enum SpawnDoc {
         centre: [f32; 2],
         /// Width and height, >= 0.
         size: [f32; 2],
-        /// `random` (default) or `grid`.
+        /// `random` (default), `grid`, or `apart` (random, no two of the group's
+        /// bodies overlapping).
         #[serde(default)]
         arrangement: ArrangementDoc,
     },
@@ -462,6 +463,9 @@ pub enum ArrangementDoc {
     Random,
     /// A regular lattice of about square cells.
     Grid,
+    /// Uniformly random, then pushed apart until no two of the group's bodies
+    /// overlap (centres at least two radii apart, all still in the box).
+    Apart,
 }
 
 /// `target = { ... }`: exactly one of `point`, `antipode`, `shift`, `agent_of_group`,

@@ -17,18 +17,30 @@ use crate::rng::{uniform, uniform01, AgentRng};
 /// a hundredth of a radian.
 pub const GOLDEN_ANGLE: f64 = 2.399_963_23;
 
+/// How a box's agents are placed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Arrangement {
+    /// Uniformly at random.
+    #[default]
+    Random,
+    /// On a lattice of about square cells filling the box.
+    Grid,
+    /// At random, then pushed apart until no two of the group's bodies overlap
+    /// ([`push_apart`]), every centre still in the box.
+    Apart,
+}
+
 /// A validated spawn shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shape {
-    /// An axis-aligned box; `grid` places agents on a lattice, else uniformly
-    /// at random.
+    /// An axis-aligned box, its agents placed as `arrangement` says.
     Box {
         /// Centre.
         centre: Vec2,
         /// Width and height (>= 0).
         size: Vec2,
-        /// Lattice instead of random.
-        grid: bool,
+        /// At random, on a lattice, or at random and pushed apart.
+        arrangement: Arrangement,
     },
     /// A uniformly random filled disc.
     Disc {
@@ -85,10 +97,14 @@ impl Shape {
     #[must_use]
     pub fn scaled(&self, s: f32) -> Self {
         match *self {
-            Shape::Box { centre, size, grid } => Shape::Box {
+            Shape::Box {
+                centre,
+                size,
+                arrangement,
+            } => Shape::Box {
                 centre: centre * s,
                 size: size * s,
-                grid,
+                arrangement,
             },
             Shape::Disc { centre, radius } => Shape::Disc {
                 centre: centre * s,
@@ -153,15 +169,30 @@ impl Shape {
         }
     }
 
+    /// Whether the shape's agents are pushed apart after they are drawn
+    /// ([`Arrangement::Apart`]).
+    #[must_use]
+    pub fn apart(&self) -> bool {
+        matches!(
+            self,
+            Shape::Box {
+                arrangement: Arrangement::Apart,
+                ..
+            }
+        )
+    }
+
     /// Positions of `n` agents. Random shapes draw from `rng`; the result
-    /// depends only on the shape, `n` and the generator's state.
+    /// depends only on the shape, `n` and the generator's state. A box of
+    /// [`Arrangement::Apart`] gives its random draws here; [`push_apart`] then
+    /// separates them, knowing the bodies' size.
     #[must_use]
     pub fn place(&self, n: usize, rng: &mut AgentRng) -> Vec<Vec2> {
         match *self {
             Shape::Box {
                 centre,
                 size,
-                grid: false,
+                arrangement: Arrangement::Random | Arrangement::Apart,
             } => (0..n)
                 .map(|_| {
                     centre
@@ -174,7 +205,7 @@ impl Shape {
             Shape::Box {
                 centre,
                 size,
-                grid: true,
+                arrangement: Arrangement::Grid,
             } => lattice(centre, size, n),
             Shape::Disc { centre, radius } => (0..n)
                 .map(|_| {
@@ -220,6 +251,190 @@ impl Shape {
 /// Radius of a sunflower of `n` agents.
 fn sunflower_radius(area_per_agent: f32, n: f32) -> f32 {
     (area_per_agent / std::f32::consts::PI).sqrt() * (n.max(1.0) - 0.5).sqrt()
+}
+
+/// Rounds of [`push_apart`] before it gives up.
+pub const APART_ROUNDS: usize = 1000;
+
+/// The most bodies `push_apart` is asked to separate in a box: as many as a square
+/// lattice of `spacing` holds with every centre in the box (`throng check` refuses
+/// more, naming the count).
+#[must_use]
+pub fn apart_capacity(size: Vec2, spacing: f32) -> usize {
+    if spacing <= 0.0 {
+        return usize::MAX;
+    }
+    let fit = |len: f32| ((len / spacing).floor() + 1.0).min(1e9) as usize;
+    fit(size.x).saturating_mul(fit(size.y))
+}
+
+/// Moves `points` apart, pair by pair, until no two centres are closer than
+/// `spacing` (two bodies' radii), every centre kept within `area`; the same points
+/// and spacing always give the same places. Each round finds the pairs closer than
+/// `spacing` on a grid of cells of at least `spacing` and moves each of the two half
+/// of what they lack (a hair more, so that they end apart in floating point), along
+/// the line between them (coincident ones along a direction of their rows); a round
+/// that finds none ends it. A round looks only at the pairs with a point that the
+/// round before moved: the others stand as that round left them, apart. Whether it succeeded within [`APART_ROUNDS`] rounds (a
+/// crowd as dense as a square lattice, or denser, may not).
+pub fn push_apart(points: &mut [Vec2], spacing: f32, area: Rect) -> bool {
+    parting_rounds(points, spacing, area).is_some()
+}
+
+/// [`push_apart`], counting its rounds: how many it took (the last one finding no
+/// pair too close), or `None` if it gave up.
+fn parting_rounds(points: &mut [Vec2], spacing: f32, area: Rect) -> Option<usize> {
+    let n = points.len();
+    if n < 2 || spacing <= 0.0 {
+        return Some(0);
+    }
+    let mut cells = Cells::new(points, spacing, area);
+    let reach = spacing * (1.0 + 1e-4);
+    let (mut active, mut now) = (vec![true; n], vec![false; n]);
+    let mut near = Vec::new();
+    for round in 1..=APART_ROUNDS {
+        // Only pairs with a point that moved in the last round can be too close now
+        // (in the first round, every point counts as moved).
+        let mut moved = false;
+        for i in 0..n {
+            if !active[i] {
+                continue;
+            }
+            cells.around(points[i], &mut near);
+            for &j in &near {
+                let j = j as usize;
+                // Each pair once: from its first moved point.
+                if j == i || (active[j] && j < i) {
+                    continue;
+                }
+                let d = points[j] - points[i];
+                let len = d.length();
+                if len >= spacing {
+                    continue;
+                }
+                let dir = if len > 0.0 {
+                    d / len
+                } else {
+                    // Coincident: a direction of their rows.
+                    let a = (i * 7 + j * 13) as f32;
+                    Vec2::new(a.cos(), a.sin())
+                };
+                let step = dir * ((reach - len) * 0.5);
+                for (k, step) in [(i, -step), (j, step)] {
+                    points[k] = (points[k] + step).clamp(area.min, area.max);
+                    cells.moved(k, points[k]);
+                }
+                (now[i], now[j], moved) = (true, true, true);
+            }
+        }
+        if !moved {
+            return Some(round);
+        }
+        std::mem::swap(&mut active, &mut now);
+        now.fill(false);
+    }
+    None
+}
+
+/// The points of [`push_apart`] by cell, as lists that follow them when they move.
+struct Cells {
+    origin: Vec2,
+    cell: f32,
+    cols: usize,
+    rows: usize,
+    /// Each cell's first point; each point's next and previous in its cell, and its
+    /// cell (`NONE`: none).
+    head: Vec<u32>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    of: Vec<u32>,
+}
+
+impl Cells {
+    const NONE: u32 = u32::MAX;
+
+    /// `points` (fewer than `u32::MAX`) in cells of at least `spacing` over `area`
+    /// (a pair that is too close is in one cell or two neighbouring ones), and no
+    /// more of them than about twelve per point however long and thin the area.
+    fn new(points: &[Vec2], spacing: f32, area: Rect) -> Self {
+        let n = points.len();
+        let size = (area.max - area.min).max(Vec2::ZERO);
+        let cell = spacing
+            .max((size.x * size.y / (4 * n) as f32).sqrt())
+            .max(size.max_element() / (4 * n) as f32);
+        let cols = ((size.x / cell) as usize + 1).max(1);
+        let rows = ((size.y / cell) as usize + 1).max(1);
+        let mut cells = Self {
+            origin: area.min,
+            cell,
+            cols,
+            rows,
+            head: vec![Self::NONE; cols * rows],
+            next: vec![Self::NONE; n],
+            prev: vec![Self::NONE; n],
+            of: vec![0; n],
+        };
+        for (i, &p) in points.iter().enumerate() {
+            cells.insert(i, cells.index(p));
+        }
+        cells
+    }
+
+    /// The column and row of the cell of `p` (clamped to the grid).
+    fn coords(&self, p: Vec2) -> (usize, usize) {
+        let c = ((p - self.origin) / self.cell).max(Vec2::ZERO);
+        (
+            (c.x as usize).min(self.cols - 1),
+            (c.y as usize).min(self.rows - 1),
+        )
+    }
+
+    fn index(&self, p: Vec2) -> usize {
+        let (x, y) = self.coords(p);
+        y * self.cols + x
+    }
+
+    fn insert(&mut self, i: usize, c: usize) {
+        let first = self.head[c];
+        (self.next[i], self.prev[i], self.of[i]) = (first, Self::NONE, c as u32);
+        if first != Self::NONE {
+            self.prev[first as usize] = i as u32;
+        }
+        self.head[c] = i as u32;
+    }
+
+    /// Point `i` now stands at `p`: into the list of its new cell, if it changed.
+    fn moved(&mut self, i: usize, p: Vec2) {
+        let c = self.index(p);
+        let old = self.of[i] as usize;
+        if c == old {
+            return;
+        }
+        let (prev, next) = (self.prev[i], self.next[i]);
+        match prev {
+            Self::NONE => self.head[old] = next,
+            q => self.next[q as usize] = next,
+        }
+        if next != Self::NONE {
+            self.prev[next as usize] = prev;
+        }
+        self.insert(i, c);
+    }
+
+    /// The points in the cell of `p` and the eight around it, into `out`.
+    fn around(&self, p: Vec2, out: &mut Vec<u32>) {
+        out.clear();
+        let (x, y) = self.coords(p);
+        for cy in y.saturating_sub(1)..(y + 2).min(self.rows) {
+            for cx in x.saturating_sub(1)..(x + 2).min(self.cols) {
+                let mut k = self.head[cy * self.cols + cx];
+                while k != Self::NONE {
+                    out.push(k);
+                    k = self.next[k as usize];
+                }
+            }
+        }
+    }
 }
 
 /// `n` points on a lattice of about square cells filling the box.
@@ -302,12 +517,12 @@ mod tests {
             Shape::Box {
                 centre: Vec2::new(5.0, -3.0),
                 size: Vec2::new(10.0, 4.0),
-                grid: false,
+                arrangement: Arrangement::Random,
             },
             Shape::Box {
                 centre: Vec2::ZERO,
                 size: Vec2::new(10.0, 4.0),
-                grid: true,
+                arrangement: Arrangement::Grid,
             },
             Shape::Disc {
                 centre: Vec2::ONE,
@@ -349,7 +564,7 @@ mod tests {
         let s = Shape::Box {
             centre: Vec2::new(1.0, 2.0),
             size: Vec2::new(10.0, 10.0),
-            grid: true,
+            arrangement: Arrangement::Grid,
         };
         let big = s.scaled(2.0);
         assert_eq!(big.centre(), Vec2::new(2.0, 4.0));
@@ -357,5 +572,91 @@ mod tests {
         let a = s.place(100, &mut agent_rng(0, 0));
         let b = big.place(400, &mut agent_rng(0, 0));
         assert!((a[0].distance(a[1]) - b[0].distance(b[1])).abs() < 1e-4);
+    }
+
+    /// The least distance between two of `points` (all pairs).
+    fn closest_pair(points: &[Vec2]) -> f32 {
+        let mut least = f32::INFINITY;
+        for (i, a) in points.iter().enumerate() {
+            for b in &points[i + 1..] {
+                least = least.min(a.distance(*b));
+            }
+        }
+        least
+    }
+
+    #[test]
+    fn push_apart_moves_a_pair_half_of_what_it_lacks_each() {
+        // 0.2 apart, spacing 1: each moves 0.40005 (half of 1.0001 - 0.2) away from
+        // the other, along the line between them.
+        let big = Rect::from_corners(Vec2::splat(-10.0), Vec2::splat(10.0));
+        let mut p = [Vec2::ZERO, Vec2::new(0.2, 0.0)];
+        assert!(push_apart(&mut p, 1.0, big));
+        assert!((p[0] - Vec2::new(-0.40005, 0.0)).length() < 1e-6, "{p:?}");
+        assert!((p[1] - Vec2::new(0.60005, 0.0)).length() < 1e-6, "{p:?}");
+        // Coincident points part along some direction; far ones do not move.
+        let mut p = [Vec2::ONE, Vec2::ONE, Vec2::new(5.0, 5.0)];
+        assert!(push_apart(&mut p, 1.0, big));
+        assert!(p[0].distance(p[1]) >= 1.0, "{p:?}");
+        assert_eq!(p[2], Vec2::new(5.0, 5.0));
+        // Pressed against the box's side, the pair parts along it, both inside.
+        let side = Rect::from_corners(Vec2::ZERO, Vec2::new(10.0, 10.0));
+        let mut p = [Vec2::new(0.0, 5.0), Vec2::new(0.0, 5.3)];
+        assert!(push_apart(&mut p, 1.0, side));
+        assert!(
+            p[0].distance(p[1]) >= 1.0 && p.iter().all(|q| q.x == 0.0),
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn apart_capacity_is_a_square_lattice() {
+        // Centres 0.5 apart in a 1 x 2 box: 3 across, 5 along.
+        assert_eq!(apart_capacity(Vec2::new(1.0, 2.0), 0.5), 15);
+        assert_eq!(apart_capacity(Vec2::ZERO, 0.5), 1);
+        assert_eq!(apart_capacity(Vec2::ONE, 0.0), usize::MAX);
+    }
+
+    #[test]
+    fn a_dense_random_box_is_pushed_apart_the_same_way_every_time() {
+        // The experiments' holding area: 150 people (radius 0.22) in 5.6 x 7.6 m, about
+        // 3.5 persons/m^2; drawn at random they overlap.
+        let s = Shape::Box {
+            centre: Vec2::new(-6.9, 0.0),
+            size: Vec2::new(5.6, 7.6),
+            arrangement: Arrangement::Apart,
+        };
+        let area = s.extent(150);
+        let drawn = s.place(150, &mut agent_rng(1, 0));
+        assert!(closest_pair(&drawn) < 0.1);
+        let mut a = drawn.clone();
+        assert!(push_apart(&mut a, 0.44, area));
+        assert!(closest_pair(&a) >= 0.44, "{}", closest_pair(&a));
+        assert!(a
+            .iter()
+            .all(|p| p.cmpge(area.min).all() && p.cmple(area.max).all()));
+        // Still spread over the box, not swept to its sides: as many in each half.
+        let left = a.iter().filter(|p| p.x < -6.9).count();
+        assert!((60..=90).contains(&left), "{left}");
+        let mut b = drawn;
+        assert!(push_apart(&mut b, 0.44, area));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_box_too_small_to_hold_its_bodies_apart_says_so() {
+        // 100 bodies 0.5 apart in a 1 x 1 box (a square lattice holds 9).
+        let area = Rect::from_corners(Vec2::ZERO, Vec2::ONE);
+        let mut next = 0.0f32;
+        let mut p: Vec<Vec2> = (0..100)
+            .map(|_| {
+                next = (next + 0.618_034) % 1.0;
+                Vec2::new(next, (next * 7.0) % 1.0)
+            })
+            .collect();
+        assert!(!push_apart(&mut p, 0.5, area));
+        assert!(p
+            .iter()
+            .all(|q| q.is_finite() && q.cmpge(area.min).all() && q.cmple(area.max).all()));
     }
 }

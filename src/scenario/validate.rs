@@ -13,7 +13,7 @@ use super::schema::{
     ArrangementDoc, BodyPreset, DirectionDoc, GroupDoc, MovementDoc, ProfileDoc, SpawnDoc,
     TargetDoc,
 };
-use super::spawn::Shape;
+use super::spawn::{apart_capacity, Arrangement, Shape};
 use crate::agents::{DEFAULT_LIMITS, DEFAULT_RADIUS, PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS};
 use crate::group::{GroupConfig, Movement};
 use crate::quality::Gate;
@@ -429,7 +429,11 @@ fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
             Shape::Box {
                 centre: finite2(&k("centre"), *centre)?,
                 size,
-                grid: *arrangement == ArrangementDoc::Grid,
+                arrangement: match arrangement {
+                    ArrangementDoc::Random => Arrangement::Random,
+                    ArrangementDoc::Grid => Arrangement::Grid,
+                    ArrangementDoc::Apart => Arrangement::Apart,
+                },
             }
         }
         SpawnDoc::Disc { centre, radius } => Shape::Disc {
@@ -666,6 +670,25 @@ fn validate_group(
             DirectionDoc::ToTarget => InitialDirection::ToTarget,
         },
     };
+    if let Shape::Box {
+        size,
+        arrangement: Arrangement::Apart,
+        ..
+    } = spawn
+    {
+        let fits = apart_capacity(size, 2.0 * body.radius);
+        if count > fits {
+            return Err(Problem::new(
+                k("spawn.arrangement"),
+                format!(
+                    "{count} bodies of radius {} cannot all stand apart in a {} x {} box (a \
+                     square lattice holds {fits}): a larger box, fewer agents, or \
+                     arrangement = \"random\"",
+                    body.radius, size.x, size.y
+                ),
+            ));
+        }
+    }
     let target = match &g.target {
         Some(t) => validate_target(&k("target"), t, &g.name, doc, scene, &spawn)?,
         None => TargetSpec::None,
