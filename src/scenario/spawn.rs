@@ -275,8 +275,9 @@ pub fn apart_capacity(size: Vec2, spacing: f32) -> usize {
 /// of what they lack (a hair more, so that they end apart in floating point), along
 /// the line between them (coincident ones along a direction of their rows); a round
 /// that finds none ends it. A round looks only at the pairs with a point that the
-/// round before moved: the others stand as that round left them, apart. Whether it succeeded within [`APART_ROUNDS`] rounds (a
-/// crowd as dense as a square lattice, or denser, may not).
+/// round before moved: the others stand as that round left them, apart. Whether it
+/// succeeded within [`APART_ROUNDS`] rounds (a crowd as dense as a square lattice, or
+/// denser, may not).
 pub fn push_apart(points: &mut [Vec2], spacing: f32, area: Rect) -> bool {
     parting_rounds(points, spacing, area).is_some()
 }
