@@ -320,7 +320,10 @@ fn parting_rounds(points: &mut [Vec2], spacing: f32, area: Rect) -> Option<usize
                     let a = (i * 7 + j * 13) as f32;
                     Vec2::new(a.cos(), a.sin())
                 };
-                let step = dir * ((reach - len) * 0.5);
+                // A hair more than they lack: far from the origin, more than the
+                // points' rounding there.
+                let far = points[i].abs().max(points[j].abs()).max_element();
+                let step = dir * ((reach + far * (4.0 * f32::EPSILON) - len) * 0.5);
                 for (k, step) in [(i, -step), (j, step)] {
                     points[k] = (points[k] + step).clamp(area.min, area.max);
                     cells.moved(k, points[k]);
@@ -356,13 +359,13 @@ impl Cells {
 
     /// `points` (fewer than `u32::MAX`) in cells of at least `spacing` over `area`
     /// (a pair that is too close is in one cell or two neighbouring ones), and no
-    /// more of them than about twelve per point however long and thin the area.
+    /// more of them than about three per point however long and thin the area.
     fn new(points: &[Vec2], spacing: f32, area: Rect) -> Self {
         let n = points.len();
         let size = (area.max - area.min).max(Vec2::ZERO);
         let cell = spacing
-            .max((size.x * size.y / (4 * n) as f32).sqrt())
-            .max(size.max_element() / (4 * n) as f32);
+            .max((size.x * size.y / n as f32).sqrt())
+            .max(size.max_element() / n as f32);
         let cols = ((size.x / cell) as usize + 1).max(1);
         let rows = ((size.y / cell) as usize + 1).max(1);
         let mut cells = Self {
@@ -600,6 +603,12 @@ mod tests {
         assert!(push_apart(&mut p, 1.0, big));
         assert!(p[0].distance(p[1]) >= 1.0, "{p:?}");
         assert_eq!(p[2], Vec2::new(5.0, 5.0));
+        // Far from the origin, where a hair of 1e-4 is below the rounding of the
+        // points, a pair parts too.
+        let far = Rect::from_corners(Vec2::splat(2000.0), Vec2::splat(3000.0));
+        let mut p = [Vec2::new(2500.0, 2500.0), Vec2::new(2500.3, 2500.0)];
+        assert!(push_apart(&mut p, 0.6, far));
+        assert!(p[0].distance(p[1]) >= 0.6, "{p:?}");
         // Pressed against the box's side, the pair parts along it, both inside.
         let side = Rect::from_corners(Vec2::ZERO, Vec2::new(10.0, 10.0));
         let mut p = [Vec2::new(0.0, 5.0), Vec2::new(0.0, 5.3)];
