@@ -277,7 +277,7 @@ pub fn apart_capacity(size: Vec2, spacing: f32) -> usize {
 /// that finds none ends it. A round looks only at the pairs with a point that the
 /// round before moved: the others stand as that round left them, apart. Whether it
 /// succeeded within [`APART_ROUNDS`] rounds (a crowd as dense as a square lattice, or
-/// denser, may not).
+/// denser, may not; nor is a crowd of `u32::MAX` points or more tried).
 pub fn push_apart(points: &mut [Vec2], spacing: f32, area: Rect) -> bool {
     parting_rounds(points, spacing, area).is_some()
 }
@@ -288,6 +288,9 @@ fn parting_rounds(points: &mut [Vec2], spacing: f32, area: Rect) -> Option<usize
     let n = points.len();
     if n < 2 || spacing <= 0.0 {
         return Some(0);
+    }
+    if n >= Cells::NONE as usize {
+        return None;
     }
     let mut cells = Cells::new(points, spacing, area);
     let reach = spacing * (1.0 + 1e-4);
