@@ -279,24 +279,18 @@ pub fn apart_capacity(size: Vec2, spacing: f32) -> usize {
 /// succeeded within [`APART_ROUNDS`] rounds (a crowd as dense as a square lattice, or
 /// denser, may not; nor is a crowd of `u32::MAX` points or more tried).
 pub fn push_apart(points: &mut [Vec2], spacing: f32, area: Rect) -> bool {
-    parting_rounds(points, spacing, area).is_some()
-}
-
-/// [`push_apart`], counting its rounds: how many it took (the last one finding no
-/// pair too close), or `None` if it gave up.
-fn parting_rounds(points: &mut [Vec2], spacing: f32, area: Rect) -> Option<usize> {
     let n = points.len();
     if n < 2 || spacing <= 0.0 {
-        return Some(0);
+        return true;
     }
     if n >= Cells::NONE as usize {
-        return None;
+        return false;
     }
     let mut cells = Cells::new(points, spacing, area);
     let reach = spacing * (1.0 + 1e-4);
     let (mut active, mut now) = (vec![true; n], vec![false; n]);
     let mut near = Vec::new();
-    for round in 1..=APART_ROUNDS {
+    for _ in 0..APART_ROUNDS {
         // Only pairs with a point that moved in the last round can be too close now
         // (in the first round, every point counts as moved).
         let mut moved = false;
@@ -335,12 +329,12 @@ fn parting_rounds(points: &mut [Vec2], spacing: f32, area: Rect) -> Option<usize
             }
         }
         if !moved {
-            return Some(round);
+            return true;
         }
         std::mem::swap(&mut active, &mut now);
         now.fill(false);
     }
-    None
+    false
 }
 
 /// The points of [`push_apart`] by cell, as lists that follow them when they move.

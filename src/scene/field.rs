@@ -247,6 +247,20 @@ pub enum FieldSample {
     Unreachable,
 }
 
+impl FieldSample {
+    /// The travel distance to the nearest goal it says: 0 in a goal, `None` where no
+    /// goal can be reached.
+    #[inline]
+    #[must_use]
+    pub fn distance(self) -> Option<f32> {
+        match self {
+            FieldSample::Toward { distance, .. } => Some(distance),
+            FieldSample::AtGoal => Some(0.0),
+            FieldSample::Unreachable => None,
+        }
+    }
+}
+
 /// A goal field built over a scene ([`GoalField::build`]). See the module docs.
 #[derive(Clone, Debug)]
 pub struct GoalField {

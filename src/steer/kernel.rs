@@ -334,11 +334,7 @@ fn goal_distance(
             None => return f32::INFINITY,
         },
     };
-    match sample {
-        FieldSample::Toward { distance, .. } => distance,
-        FieldSample::AtGoal => 0.0,
-        FieldSample::Unreachable => f32::INFINITY,
-    }
+    sample.distance().unwrap_or(f32::INFINITY)
 }
 
 /// The steering kernel of one agent: its output and the neighbours it perceived.

@@ -636,11 +636,7 @@ impl World {
     /// [`ThrongError::InvalidParameter`] when there is no such field.
     pub fn field_distance(&self, field: FieldId, p: glam::Vec2) -> Result<Option<f32>> {
         let (_, f) = self.field_slot(field, "field")?;
-        Ok(match f.sample(p) {
-            crate::scene::FieldSample::Toward { distance, .. } => Some(distance),
-            crate::scene::FieldSample::AtGoal => Some(0.0),
-            crate::scene::FieldSample::Unreachable => None,
-        })
+        Ok(f.sample(p).distance())
     }
 
     /// Add a path for [`Behaviour::FollowPath`], or for agents of their own
