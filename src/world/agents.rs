@@ -36,6 +36,7 @@ impl World {
             .alloc(row)
             .ok_or(ThrongError::Capacity("agents"))?;
         self.cols.push(id, &spec, self.config.seed, &wander);
+        self.arrival_quiet = false;
         if self.plans[spec.group.index()].avoidance.is_some() || kinematic {
             // Its output is the velocity it moves at: until it first steers (a level
             // of detail may make it wait for its turn), the one it was spawned with.
@@ -458,6 +459,7 @@ impl World {
             };
             self.cols.target[row] = t;
         }
+        self.arrival_quiet = false;
         Ok(())
     }
 
@@ -495,6 +497,7 @@ impl World {
         self.check_target(target)?;
         let row = self.row(id)?;
         self.cols.target[row] = target;
+        self.arrival_quiet = false;
         Ok(())
     }
 
@@ -511,6 +514,7 @@ impl World {
                 self.cols.target[row as usize] = target;
             }
         }
+        self.arrival_quiet = false;
         Ok(())
     }
 
@@ -526,6 +530,7 @@ impl World {
                 *t = target;
             }
         };
+        self.arrival_quiet = false;
         let (targets, groups) = (&mut self.cols.target[..], &self.cols.group[..]);
         // Each row on its own, so the threads change nothing but the time (the flock's
         // moving lure at 1,000,000 agents: `docs/optimisations.md`).

@@ -135,7 +135,8 @@ struct Bodies<'a> {
 
 /// Every agent's arrival memory after a tick of `dt`, in parallel chunks, with
 /// `fields()` making for each chunk the function from a row to the goal field the
-/// agent in it follows; whether any changed.
+/// agent in it follows; whether any changed, and whether every agent was left as it
+/// was (no aim, its memory at rest).
 fn arrival_pass<'f, F>(
     arrival: &mut [ArrivalMemory],
     b: &Bodies<'_>,
@@ -143,7 +144,7 @@ fn arrival_pass<'f, F>(
     dt: f32,
     fields: impl Fn() -> F + Sync,
     route_end_of: impl Fn(usize) -> Option<Vec2> + Sync,
-) -> bool
+) -> (bool, bool)
 where
     F: FnMut(usize) -> Option<&'f GoalField>,
 {
@@ -153,7 +154,7 @@ where
         .map(|(chunk, memories)| {
             let rows = chunk * ARRIVAL_CHUNK..;
             let start = rows.start;
-            let mut any = false;
+            let (mut any, mut quiet) = (false, true);
             let mut field_of = fields();
             // The chunk's rows of each column side by side (no index checks).
             let bodies = b.target[rows.clone()]
@@ -180,10 +181,11 @@ where
                 let aim = aim_of(goal, field, *p, *radius);
                 *m = next(*m, aim, *p, (v.length(), *max_speed, *radius), dt);
                 any |= m.changed;
+                quiet = false;
             }
-            any
+            (any, quiet)
         })
-        .reduce(|| false, |a, b| a || b)
+        .reduce(|| (false, true), |a, b| (a.0 || b.0, a.1 && b.1))
 }
 
 impl World {
@@ -240,13 +242,20 @@ impl World {
             }
         };
         let no_field = || |_| None;
-        let changed = match (plans.iter().any(|p| p.field.is_some()), own.is_empty()) {
+        let any_field = plans.iter().any(|p| p.field.is_some());
+        self.arrival_events.clear();
+        // Nothing aims at anything, and nothing was given an aim since the last pass
+        // found every memory at rest: this pass would leave every row as it is.
+        if self.arrival_quiet && !any_field && own.is_empty() {
+            return;
+        }
+        let (changed, quiet) = match (any_field, own.is_empty()) {
             (true, false) => arrival_pass(arrival, &bodies, slots, dt, field_of, route_end),
             (true, true) => arrival_pass(arrival, &bodies, slots, dt, field_of, |_| None),
             (false, false) => arrival_pass(arrival, &bodies, slots, dt, no_field, route_end),
             (false, true) => arrival_pass(arrival, &bodies, slots, dt, no_field, |_| None),
         };
-        self.arrival_events.clear();
+        self.arrival_quiet = quiet;
         if changed {
             self.arrival_events.extend(
                 arrival
@@ -465,6 +474,92 @@ mod tests {
             panic!("a field aim");
         };
         assert!((distance - 7.0).abs() < 0.3, "{distance}");
+    }
+
+    /// A world where nothing aims at anything skips the whole pass; every way of
+    /// giving an agent an aim (each target setter, a spawn with a target, a path of
+    /// its own, a group following a field) has the next tick judge it, as if the pass
+    /// had never been skipped.
+    #[test]
+    fn a_quiet_world_skips_the_pass_and_every_new_aim_wakes_it() {
+        use crate::{AgentSpec, Behaviour, GroupConfig, WorldConfig};
+        let mut w = World::new(WorldConfig::default());
+        let g = w
+            .add_group(GroupConfig::new("idle").with(Behaviour::Seek, 0.0))
+            .unwrap();
+        let at = [Vec2::ZERO, Vec2::new(5.0, 0.0), Vec2::new(10.0, 0.0)];
+        let ids: Vec<AgentId> = at
+            .iter()
+            .map(|&p| w.spawn(AgentSpec::new(g, p)).unwrap())
+            .collect();
+        let dt = 0.1;
+        let settle = |w: &mut World| {
+            w.set_group_target(g, Target::None).unwrap();
+            for _ in 0..3 {
+                w.step(dt).unwrap();
+            }
+            assert!(w.arrival_quiet);
+            assert!(w.arrival_events().is_empty());
+        };
+        settle(&mut w);
+        // Each gives the first agent its own spot: arrived at the next tick, once.
+        let mine = Target::Point(at[0]);
+        let wakes: [&dyn Fn(&mut World); 4] = [
+            &|w| w.set_target(ids[0], mine).unwrap(),
+            &|w| w.set_targets(&ids[..1], mine).unwrap(),
+            &|w| w.set_each_target(&ids[..1], &[mine]).unwrap(),
+            &|w| w.set_group_target(g, mine).unwrap(),
+        ];
+        for (k, wake) in wakes.iter().enumerate() {
+            wake(&mut w);
+            assert!(!w.arrival_quiet, "setter {k}");
+            w.step(dt).unwrap();
+            assert_eq!(w.arrival(ids[0]).unwrap(), Arrival::Arrived, "setter {k}");
+            assert_eq!(
+                w.arrival_events()[0],
+                ArrivalEvent {
+                    agent: ids[0],
+                    from: Arrival::NoTarget,
+                    to: Arrival::Arrived
+                },
+                "setter {k}"
+            );
+            settle(&mut w);
+        }
+        // A spawn with a target.
+        let p = Vec2::new(20.0, 0.0);
+        let late = w
+            .spawn(AgentSpec::new(g, p).with_target(Target::Point(p)))
+            .unwrap();
+        w.step(dt).unwrap();
+        assert_eq!(w.arrival(late).unwrap(), Arrival::Arrived);
+        settle(&mut w);
+        // A path of its own, ending where the agent stands.
+        let path = crate::scene::Path::open(vec![at[1] + Vec2::X, at[1]]).unwrap();
+        let path = w.add_path(path).unwrap();
+        w.set_agent_path(ids[1], Some(path)).unwrap();
+        w.step(dt).unwrap();
+        assert_eq!(w.arrival(ids[1]).unwrap(), Arrival::Arrived);
+        w.set_agent_path(ids[1], None).unwrap();
+        settle(&mut w);
+        // A field the group follows: each agent judged by it (none stands in a goal).
+        let spec = crate::scene::FieldSpec::new(
+            vec![crate::scene::Goal::Point(Vec2::new(0.0, 30.0))],
+            0.5,
+        )
+        .with_bounds(Vec2::splat(-40.0), Vec2::splat(40.0));
+        let f = w.add_goal_field(spec).unwrap();
+        let follows = GroupConfig::new("idle").with(
+            Behaviour::FollowField {
+                field: f,
+                params: crate::behaviours::field::FollowFieldParams::default(),
+            },
+            0.0,
+        );
+        w.set_group(g, follows).unwrap();
+        w.step(dt).unwrap();
+        assert!(!w.arrival_quiet);
+        assert_eq!(w.arrival(ids[2]).unwrap(), Arrival::Moving);
     }
 
     /// The pass skips an agent that has had no target for two ticks: `next` must

@@ -180,6 +180,11 @@ pub struct World {
     scratch: Vec<crate::steer::WorkerScratch>,
     /// The arrival changes of the last tick.
     arrival_events: Vec<ArrivalEvent>,
+    /// Whether the last arrival pass found every agent without an aim and its
+    /// arrival memory at rest, so that the next would change nothing while no target
+    /// is given and no agent spawned (both clear it) and no group follows a field or
+    /// agent a path (checked every tick): a flock pays nothing for arrival.
+    arrival_quiet: bool,
     /// The leader-sight changes of the last tick.
     sight_events: Vec<SightEvent>,
     /// The index of the gameplay queries, over the current positions.
@@ -252,6 +257,7 @@ impl World {
             disturbed: 0,
             scratch: Vec::new(),
             arrival_events: Vec::new(),
+            arrival_quiet: false,
             sight_events: Vec::new(),
             queries: queries::QueryIndex::default(),
             pool: None,
