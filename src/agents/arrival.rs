@@ -1,6 +1,6 @@
 //! An agent's standing with its target ([`Arrival`]), as its column keeps it: the
-//! state, how long it has been slow, and whether the last tick changed it. The world's
-//! arrival pass (run after every tick) moves it on.
+//! state, how long it has been slow, and whether the last tick changed it. The world
+//! moves it on in every tick's integration pass, from the agent's new state.
 
 use serde::{Deserialize, Serialize};
 
@@ -56,7 +56,7 @@ pub(crate) struct ArrivalMemory {
     pub changed: bool,
     /// Whether the steering pass found its target point taken ([`Arrival::Queued`]);
     /// written by the avoidance of its group (each agent its own row), read by the
-    /// arrival pass after it.
+    /// arrival judged after it.
     pub queued: bool,
 }
 
@@ -73,7 +73,7 @@ pub struct ArrivalEvent {
 
 impl ArrivalMemory {
     /// The memory of an agent spawned without a target, or without one for two ticks
-    /// or more: what the arrival pass keeps it at while it has none.
+    /// or more: what arrival keeps it at while it has none.
     pub(crate) const WITHOUT_TARGET: Self = Self {
         state: Arrival::NoTarget,
         previous: Arrival::NoTarget,

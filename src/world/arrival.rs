@@ -1,6 +1,8 @@
 //! Arrival: after every tick, each agent's standing with its target (moving,
 //! arrived, stuck, or no target), readable by handle and as a column, and the
-//! changes of the tick as events.
+//! changes of the tick as events. Judged in the integration pass, each chunk's rows
+//! right after their move ([`Judge::rows`]); those that follow another agent after
+//! every move ([`Judge::followers`]).
 
 use glam::Vec2;
 use rayon::prelude::*;
@@ -9,14 +11,17 @@ pub(crate) use crate::agents::arrival::ArrivalMemory;
 pub use crate::agents::arrival::{
     Arrival, ArrivalEvent, LEAVE_RADII, STUCK_SECONDS, STUCK_SPEED_FRACTION,
 };
-use crate::agents::{own_path, AgentId, Columns, Slots, Target};
+use std::sync::Arc;
+
+use crate::agents::{own_path, AgentId, Slots, Target};
 use crate::error::Result;
-use crate::scene::{FieldSample, GoalField};
+use crate::scene::{FieldSample, GoalField, Path};
+use crate::steer::plan::GroupPlan;
 
 use super::World;
 
-/// Rows per parallel chunk of the arrival pass.
-const ARRIVAL_CHUNK: usize = 4096;
+/// Rows per parallel chunk of the pass over the agents that target another.
+const FOLLOWERS_CHUNK: usize = 4096;
 
 /// What an agent's arrival is judged by.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,6 +44,7 @@ enum Aim {
 /// The aim of an agent of `radius` at `pos` with target point `goal`, following
 /// `field` (if its group does): an unreachable field position first, then its own
 /// target, then the field's goals.
+#[inline(always)]
 fn aim_of(goal: Option<Vec2>, field: Option<&GoalField>, pos: Vec2, radius: f32) -> Aim {
     let sample = match field {
         // The field knows without reading its cells that the agent is on its way and
@@ -115,159 +121,244 @@ fn next(
     }
 }
 
-/// The point an agent's target stands at now, if any.
-fn goal_of(target: Target, slots: &Slots, pos: &[Vec2]) -> Option<Vec2> {
-    match target {
-        Target::None => None,
-        Target::Point(p) => Some(p),
-        Target::Agent(id) => slots.row(id).map(|r| pos[r as usize]),
+/// What judging some rows' arrival found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Judged {
+    /// Some row's state changed.
+    pub changed: bool,
+    /// Every row was left as it was: no aim, its memory at rest.
+    pub quiet: bool,
+    /// Some row targets a live agent, and was left for [`Judge::followers`].
+    pub followers: bool,
+}
+
+impl Judged {
+    /// Nothing judged yet.
+    pub const NONE: Self = Self {
+        changed: false,
+        quiet: true,
+        followers: false,
+    };
+
+    /// What two sets of rows found together.
+    pub fn and(self, o: Self) -> Self {
+        Self {
+            changed: self.changed || o.changed,
+            quiet: self.quiet && o.quiet,
+            followers: self.followers || o.followers,
+        }
     }
 }
 
-/// The columns the arrival pass reads of every row.
-struct Bodies<'a> {
-    pos: &'a [Vec2],
-    vel: &'a [Vec2],
-    max_speed: &'a [f32],
-    radius: &'a [f32],
-    target: &'a [Target],
+/// What an agent's arrival is judged by, besides its own new position and velocity:
+/// the columns and the world's paths and fields, shared by every chunk.
+pub(super) struct Judge<'a> {
+    pub slots: &'a Slots,
+    pub group: &'a [u16],
+    pub max_speed: &'a [f32],
+    pub radius: &'a [f32],
+    pub target: &'a [Target],
+    /// The path column's rows (empty while no agent has a path of its own).
+    pub own: &'a [u32],
+    pub paths: &'a [Option<Path>],
+    pub plans: &'a [GroupPlan],
+    pub fields: &'a [Option<Arc<GoalField>>],
+    /// Whether some group follows a field: where none does, no row's group is read.
+    pub any_field: bool,
+    pub dt: f32,
 }
 
-/// Every agent's arrival memory after a tick of `dt`, in parallel chunks, with
-/// `fields()` making for each chunk the function from a row to the goal field the
-/// agent in it follows; whether any changed, and whether every agent was left as it
-/// was (no aim, its memory at rest).
-fn arrival_pass<'f, F>(
-    arrival: &mut [ArrivalMemory],
-    b: &Bodies<'_>,
-    slots: &Slots,
-    dt: f32,
-    fields: impl Fn() -> F + Sync,
-    route_end_of: impl Fn(usize) -> Option<Vec2> + Sync,
-) -> (bool, bool)
-where
-    F: FnMut(usize) -> Option<&'f GoalField>,
-{
-    arrival
-        .par_chunks_mut(ARRIVAL_CHUNK)
-        .enumerate()
-        .map(|(chunk, memories)| {
-            let rows = chunk * ARRIVAL_CHUNK..;
-            let start = rows.start;
-            let (mut any, mut quiet) = (false, true);
-            let mut field_of = fields();
-            // The chunk's rows of each column side by side (no index checks).
-            let bodies = b.target[rows.clone()]
-                .iter()
-                .zip(&b.pos[rows.clone()])
-                .zip(&b.vel[rows.clone()])
-                .zip(&b.max_speed[rows.clone()])
-                .zip(&b.radius[rows]);
-            for (k, (m, ((((&target, p), v), max_speed), radius))) in
-                memories.iter_mut().zip(bodies).enumerate()
-            {
-                let field = field_of(start + k);
+/// The goal field of the group last looked up, and its group.
+type LastField<'a> = Option<(u16, Option<&'a GoalField>)>;
+
+impl<'a> Judge<'a> {
+    /// The goal field the agent in `row` follows, looked up again only where the
+    /// group changes from `last`'s (a group's rows mostly sit together).
+    #[inline(always)]
+    fn field_of<const FIELDS: bool>(
+        &self,
+        row: usize,
+        last: &mut LastField<'a>,
+    ) -> Option<&'a GoalField> {
+        if !FIELDS {
+            return None;
+        }
+        let g = self.group[row];
+        match *last {
+            Some((seen, field)) if seen == g => field,
+            _ => {
+                let field = self.plans[usize::from(g)]
+                    .field
+                    .and_then(|f| self.fields.get(f.index())?.as_deref());
+                *last = Some((g, field));
+                field
+            }
+        }
+    }
+
+    /// The end of the open path of the agent's own in `row`, if it has one.
+    #[inline(always)]
+    fn route_end<const PATHS: bool>(&self, row: usize) -> Option<Vec2> {
+        if !PATHS {
+            return None;
+        }
+        let path = self.paths.get(own_path(self.own, row)?)?.as_ref()?;
+        (!path.is_looped()).then(|| path.last_point())
+    }
+
+    /// The memory of the agent in `row` at `p` moving at `v` (its body's maximum
+    /// speed and radius `limits`), aiming at `goal`, from `m`; whether it was left as
+    /// it was.
+    #[inline(always)]
+    fn judge<const FIELDS: bool>(
+        &self,
+        m: &mut ArrivalMemory,
+        row: usize,
+        (p, v): (Vec2, Vec2),
+        (max_speed, radius): (f32, f32),
+        goal: Option<Vec2>,
+        last: &mut LastField<'a>,
+    ) -> bool {
+        let field = self.field_of::<FIELDS>(row, last);
+        // An agent that had no target and still has none, and follows no field nor
+        // path, is left as it is (`next` would write back the same memory).
+        if goal.is_none() && field.is_none() && *m == ArrivalMemory::WITHOUT_TARGET {
+            return true;
+        }
+        let aim = aim_of(goal, field, p, radius);
+        *m = next(*m, aim, p, (v.length(), max_speed, radius), self.dt);
+        false
+    }
+
+    /// The rows `first..` of `memories`, at their new positions `pos` and velocities
+    /// `vel` (those rows' own): every row but those whose target is a live agent,
+    /// whose position may not be written yet (left for [`Judge::followers`]).
+    pub fn rows(
+        &self,
+        memories: &mut [ArrivalMemory],
+        first: usize,
+        pos: &[Vec2],
+        vel: &[Vec2],
+    ) -> Judged {
+        // Compiled apart for worlds where no group follows a field (no group column
+        // read) and where no agent has a path of its own (no path column).
+        match (self.any_field, !self.own.is_empty()) {
+            (true, true) => self.rows_of::<true, true>(memories, first, pos, vel),
+            (true, false) => self.rows_of::<true, false>(memories, first, pos, vel),
+            (false, true) => self.rows_of::<false, true>(memories, first, pos, vel),
+            (false, false) => self.rows_of::<false, false>(memories, first, pos, vel),
+        }
+    }
+
+    /// [`Judge::rows`], with or without fields and paths.
+    #[inline(always)]
+    fn rows_of<const FIELDS: bool, const PATHS: bool>(
+        &self,
+        memories: &mut [ArrivalMemory],
+        first: usize,
+        pos: &[Vec2],
+        vel: &[Vec2],
+    ) -> Judged {
+        let mut found = Judged::NONE;
+        let mut last = None;
+        let rows = first..first + memories.len();
+        // The chunk's rows of each column side by side (no index checks).
+        let bodies = self.target[rows.clone()]
+            .iter()
+            .zip(pos)
+            .zip(vel)
+            .zip(&self.max_speed[rows.clone()])
+            .zip(&self.radius[rows]);
+        for (k, (m, ((((&target, &p), &v), &max_speed), &radius))) in
+            memories.iter_mut().zip(bodies).enumerate()
+        {
+            let row = first + k;
+            let goal = match target {
                 // Without a target, the end of the agent's own open path is its goal.
-                let goal = match target {
-                    Target::None => route_end_of(start + k),
-                    _ => goal_of(target, slots, b.pos),
-                };
-                // An agent that had no target and still has none, and follows no
-                // field nor path, is left as it is (`next` would write back the same
-                // memory): for it the pass reads two columns, not six, and writes none.
-                if goal.is_none() && field.is_none() && *m == ArrivalMemory::WITHOUT_TARGET {
+                Target::None => self.route_end::<PATHS>(row),
+                Target::Point(g) => Some(g),
+                Target::Agent(_) => {
+                    found.followers = true;
+                    found.quiet = false;
                     continue;
                 }
-                let aim = aim_of(goal, field, *p, *radius);
-                *m = next(*m, aim, *p, (v.length(), *max_speed, *radius), dt);
-                any |= m.changed;
-                quiet = false;
+            };
+            let limits = (max_speed, radius);
+            if !self.judge::<FIELDS>(m, row, (p, v), limits, goal, &mut last) {
+                found.changed |= m.changed;
+                found.quiet = false;
             }
-            (any, quiet)
-        })
-        .reduce(|| (false, true), |a, b| (a.0 || b.0, a.1 && b.1))
+        }
+        found
+    }
+
+    /// The rows whose target is another agent, once every position is written, in
+    /// parallel chunks; whether any changed.
+    pub fn followers(&self, arrival: &mut [ArrivalMemory], pos: &[Vec2], vel: &[Vec2]) -> bool {
+        arrival
+            .par_chunks_mut(FOLLOWERS_CHUNK)
+            .enumerate()
+            .map(|(chunk, memories)| match self.any_field {
+                true => self.followers_of::<true>(memories, chunk * FOLLOWERS_CHUNK, pos, vel),
+                false => self.followers_of::<false>(memories, chunk * FOLLOWERS_CHUNK, pos, vel),
+            })
+            .reduce(|| false, |a, b| a || b)
+    }
+
+    /// [`Judge::followers`] for the rows `first..` of `memories`, with or without
+    /// fields.
+    fn followers_of<const FIELDS: bool>(
+        &self,
+        memories: &mut [ArrivalMemory],
+        first: usize,
+        pos: &[Vec2],
+        vel: &[Vec2],
+    ) -> bool {
+        let (mut changed, mut last) = (false, None);
+        let rows = first..first + memories.len();
+        let bodies = self.target[rows.clone()]
+            .iter()
+            .zip(&pos[rows.clone()])
+            .zip(&vel[rows.clone()])
+            .zip(&self.max_speed[rows.clone()])
+            .zip(&self.radius[rows]);
+        for (k, (m, ((((&target, &p), &v), &max_speed), &radius))) in
+            memories.iter_mut().zip(bodies).enumerate()
+        {
+            let Target::Agent(id) = target else {
+                continue;
+            };
+            // A despawned target is none.
+            let goal = self.slots.row(id).map(|r| pos[r as usize]);
+            let limits = (max_speed, radius);
+            self.judge::<FIELDS>(m, first + k, (p, v), limits, goal, &mut last);
+            changed |= m.changed;
+        }
+        changed
+    }
 }
 
 impl World {
-    /// Stage 6: every agent's arrival state from its new position, in parallel; then
-    /// the changes as events, in row order.
-    pub(super) fn update_arrival(&mut self, dt: f32) {
-        crate::zone!("arrival");
-        let Columns {
-            id,
-            group,
-            pos,
-            vel,
-            max_speed,
-            radius,
-            target,
-            arrival,
-            path,
-            ..
-        } = &mut self.cols;
-        let slots = &self.slots;
-        let (pos, vel, max_speed, radius, target) = (&*pos, &*vel, &*max_speed, &*radius, &*target);
-        let (group, plans, fields) = (&*group, &self.plans, &self.fields);
-        let bodies = Bodies {
-            pos,
-            vel,
-            max_speed,
-            radius,
-            target,
-        };
-        // Worlds where no group follows a field read no group column: the pass is
-        // compiled for them with no field at all.
-        // Nor, where no agent has a path of its own, the path column.
-        let (own, paths) = (path.rows(), &self.paths);
-        let route_end = |row: usize| {
-            let path = paths.get(own_path(own, row)?)?.as_ref()?;
-            (!path.is_looped()).then(|| path.last_point())
-        };
-        // The field of a row's group, looked up again only where the group changes
-        // from the row before (a group's rows mostly sit together).
-        let field_of = || {
-            let mut last: Option<(u16, Option<&GoalField>)> = None;
-            move |row: usize| {
-                let g = group[row];
-                match last {
-                    Some((seen, field)) if seen == g => field,
-                    _ => {
-                        let field = plans[usize::from(g)]
-                            .field
-                            .and_then(|f| fields.get(f.index())?.as_deref());
-                        last = Some((g, field));
-                        field
-                    }
-                }
-            }
-        };
-        let no_field = || |_| None;
-        let any_field = plans.iter().any(|p| p.field.is_some());
+    /// After the integration pass has judged every agent's arrival (`judged`; `None`
+    /// when the world was quiet: nothing aims at anything): the changes as events, in
+    /// row order.
+    pub(super) fn arrival_judged(&mut self, judged: Option<Judged>) {
         self.arrival_events.clear();
-        // Nothing aims at anything, and nothing was given an aim since the last pass
-        // found every memory at rest: this pass would leave every row as it is.
-        if self.arrival_quiet && !any_field && own.is_empty() {
+        let Some(judged) = judged else {
             return;
-        }
-        let (changed, quiet) = match (any_field, own.is_empty()) {
-            (true, false) => arrival_pass(arrival, &bodies, slots, dt, field_of, route_end),
-            (true, true) => arrival_pass(arrival, &bodies, slots, dt, field_of, |_| None),
-            (false, false) => arrival_pass(arrival, &bodies, slots, dt, no_field, route_end),
-            (false, true) => arrival_pass(arrival, &bodies, slots, dt, no_field, |_| None),
         };
-        self.arrival_quiet = quiet;
-        if changed {
-            self.arrival_events.extend(
-                arrival
-                    .iter()
-                    .zip(id.iter())
-                    .filter(|(m, _)| m.changed)
-                    .map(|(m, &agent)| ArrivalEvent {
-                        agent,
-                        from: m.previous,
-                        to: m.state,
-                    }),
-            );
+        self.arrival_quiet = judged.quiet;
+        if judged.changed {
+            let rows = self.cols.arrival.iter().zip(&self.cols.id);
+            self.arrival_events
+                .extend(
+                    rows.filter(|(m, _)| m.changed)
+                        .map(|(m, &agent)| ArrivalEvent {
+                            agent,
+                            from: m.previous,
+                            to: m.state,
+                        }),
+                );
         }
     }
 

@@ -18,6 +18,7 @@ use crate::math::x4::{Vec2x4, LANES};
 use crate::math::{normalize_or_zero, truncate};
 use crate::scene::WallIndex;
 
+use super::arrival::{Judge, Judged};
 use super::World;
 use crate::steer::plan::GroupPlan;
 
@@ -93,7 +94,10 @@ impl Moving<'_> {
 }
 
 impl World {
-    /// Stage 5: the one integration pass.
+    /// Stage 5: the one integration pass, which also judges each agent's arrival from
+    /// its new state, chunk by chunk right after the chunk's moves (the rows it
+    /// has just written are still in cache); agents that follow another agent once
+    /// every move is written. Then the arrival changes as events, in row order.
     pub(super) fn integrate(&mut self, dt: f32) -> Integrated {
         crate::zone!("integrate");
         let Columns {
@@ -107,6 +111,10 @@ impl World {
             max_speed,
             max_force,
             out,
+            radius,
+            target,
+            arrival,
+            path,
             ..
         } = &mut self.cols;
         let ctx = IntegrateCtx {
@@ -122,33 +130,70 @@ impl World {
             max_force,
             out,
         };
+        let judge = Judge {
+            slots: &self.slots,
+            group,
+            max_speed,
+            radius,
+            target,
+            own: path.rows(),
+            paths: &self.paths,
+            plans: &self.plans,
+            fields: &self.fields,
+            any_field: self.plans.iter().any(|p| p.field.is_some()),
+            dt,
+        };
+        // Nothing aims at anything, and nothing was given an aim since the last
+        // arrival found every memory at rest: judging would leave every row as it is.
+        let quiet = self.arrival_quiet && !judge.any_field && judge.own.is_empty();
+        let judge = (!quiet).then_some(&judge);
         // Chunks of rows, each a plain loop over its slices: simpler for the compiler
         // than a five-way zip of per-row parallel iterators (`docs/optimisations.md`,
         // second round).
-        pos.par_chunks_mut(INTEGRATE_CHUNK)
+        let (moved, judged) = pos
+            .par_chunks_mut(INTEGRATE_CHUNK)
             .zip(vel.par_chunks_mut(INTEGRATE_CHUNK))
             .zip(heading.par_chunks_mut(INTEGRATE_CHUNK))
             .zip(rotation.par_chunks_mut(INTEGRATE_CHUNK))
             .zip(unit_vel.par_chunks_mut(INTEGRATE_CHUNK))
+            .zip(arrival.par_chunks_mut(INTEGRATE_CHUNK))
             .enumerate()
-            .map(|(chunk, ((((pos, vel), heading), rotation), unit_vel))| {
-                crate::zone!("integrate chunk");
-                let rows = Moving {
-                    pos,
-                    vel,
-                    heading,
-                    rotation,
-                    unit_vel,
-                };
-                integrate_chunk(&ctx, chunk * INTEGRATE_CHUNK, rows)
-            })
-            .reduce(Integrated::default, Integrated::add)
+            .map(
+                |(chunk, (((((pos, vel), heading), rotation), unit_vel), memories))| {
+                    crate::zone!("integrate chunk");
+                    let first = chunk * INTEGRATE_CHUNK;
+                    let mut rows = Moving {
+                        pos,
+                        vel,
+                        heading,
+                        rotation,
+                        unit_vel,
+                    };
+                    let moved = integrate_chunk(&ctx, first, &mut rows);
+                    let judged = judge.map(|j| j.rows(memories, first, rows.pos, rows.vel));
+                    (moved, judged)
+                },
+            )
+            .reduce(
+                || (Integrated::default(), judge.map(|_| Judged::NONE)),
+                |(a, ja), (b, jb)| (a + b, ja.zip(jb).map(|(ja, jb)| ja.and(jb))),
+            );
+        let changed = match (judge, judged) {
+            (Some(j), Some(found)) if found.followers => j.followers(arrival, pos, vel),
+            _ => false,
+        };
+        let judged = judged.map(|j| Judged {
+            changed: j.changed || changed,
+            ..j
+        });
+        self.arrival_judged(judged);
+        moved
     }
 }
 
 /// Integrate the rows of one chunk, starting at `first`: four at a time where they are
 /// in the four-lane twin's common case, one at a time otherwise.
-fn integrate_chunk(ctx: &IntegrateCtx<'_>, first: usize, mut rows: Moving<'_>) -> Integrated {
+fn integrate_chunk(ctx: &IntegrateCtx<'_>, first: usize, rows: &mut Moving<'_>) -> Integrated {
     let mut sum = Integrated::default();
     let mut k = 0;
     while k < rows.pos.len() {
@@ -159,7 +204,7 @@ fn integrate_chunk(ctx: &IntegrateCtx<'_>, first: usize, mut rows: Moving<'_>) -
                 continue;
             }
         }
-        sum = sum + integrate_one(ctx, first + k, &mut rows, k);
+        sum = sum + integrate_one(ctx, first + k, rows, k);
         k += 1;
     }
     sum

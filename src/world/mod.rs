@@ -180,10 +180,10 @@ pub struct World {
     scratch: Vec<crate::steer::WorkerScratch>,
     /// The arrival changes of the last tick.
     arrival_events: Vec<ArrivalEvent>,
-    /// Whether the last arrival pass found every agent without an aim and its
+    /// Whether the last tick's arrival found every agent without an aim and its
     /// arrival memory at rest, so that the next would change nothing while no target
     /// is given and no agent spawned (both clear it) and no group follows a field or
-    /// agent a path (checked every tick): a flock pays nothing for arrival.
+    /// agent a path (checked every tick): a crowd without targets pays nothing for arrival.
     arrival_quiet: bool,
     /// The leader-sight changes of the last tick.
     sight_events: Vec<SightEvent>,

@@ -118,11 +118,7 @@ impl World {
         timed(&mut t.index_ns, || self.rebuild_index());
         timed(&mut t.sight_ns, || self.mark_leader_sight());
         let (neighbours, steered) = timed(&mut t.steer_ns, || self.steer(dt));
-        let moved = timed(&mut t.integrate_ns, || {
-            let moved = self.integrate(dt);
-            self.update_arrival(dt);
-            moved
-        });
+        let moved = timed(&mut t.integrate_ns, || self.integrate(dt));
         self.tick += 1;
         self.elapsed += f64::from(dt);
         timed(&mut t.fields_ns, || self.recount_fields());
