@@ -312,3 +312,50 @@ fn a_crowd_spawned_apart_starts_with_no_two_bodies_overlapping() {
     assert_eq!(e.line, 5, "{}", e.render());
     assert!(e.message.contains("holds 234"), "{}", e.message);
 }
+
+#[test]
+fn a_crowd_spawned_apart_in_a_disc_starts_with_no_two_bodies_overlapping() {
+    // 200 people in a disc of radius 4.5 m (about 3.1 persons/m^2): drawn at random
+    // some stand inside each other; apart, none does, and every one is in the disc.
+    let src = |count: usize, arrangement: &str| {
+        format!(
+            "[[groups]]\nname = \"people\"\ncount = {count}\nbody = \"pedestrian\"\n\
+             spawn = {{ shape = \"disc\", centre = [3, -1], radius = 4.5, \
+             arrangement = \"{arrangement}\" }}\n"
+        )
+    };
+    let closest = |arrangement: &str| {
+        let p = scenario::parse_profile(&src(200, arrangement), "disc.toml")
+            .unwrap_or_else(|e| panic!("{}", e.render()));
+        let s = scenario::Scenario::build(&p).unwrap();
+        let (pos, radii) = (s.world().positions(), s.world().radii());
+        let centre = glam::Vec2::new(3.0, -1.0);
+        assert!(pos.iter().all(|q| q.distance(centre) <= 4.5 + 1e-4));
+        let mut least = f32::INFINITY;
+        for i in 0..pos.len() {
+            for j in i + 1..pos.len() {
+                least = least.min(pos[i].distance(pos[j]) - radii[i] - radii[j]);
+            }
+        }
+        least
+    };
+    assert!(closest("random") < -0.3, "{}", closest("random"));
+    assert!(closest("apart") >= 0.0, "{}", closest("apart"));
+
+    // More than a square lattice of the bodies holds is refused, at the key's line;
+    // a lattice is for boxes.
+    let e = scenario::parse_profile(&src(400, "apart"), "crowded.toml").unwrap_err();
+    assert_eq!((e.key.as_str(), e.line), ("groups[0].spawn.arrangement", 5));
+    assert!(
+        e.message.contains("in a disc of radius 4.5"),
+        "{}",
+        e.message
+    );
+    let e = scenario::parse_profile(&src(200, "grid"), "grid.toml").unwrap_err();
+    assert_eq!(e.line, 5, "{}", e.render());
+    assert!(
+        e.message.contains("unknown variant `grid`"),
+        "{}",
+        e.render()
+    );
+}

@@ -190,13 +190,15 @@ impl Scenario {
             .map(|(g, rng)| g.spawn.place(g.count, rng))
             .collect();
         for (gi, (g, pos)) in p.groups.iter().zip(&mut positions).enumerate() {
-            let (spacing, area) = (2.0 * g.body.radius, g.spawn.extent(g.count));
-            if g.spawn.apart() && !push_apart(pos, spacing, area) {
+            let spacing = 2.0 * g.body.radius;
+            let parted = g.spawn.apart().is_none_or(|r| push_apart(pos, spacing, r));
+            if !parted {
                 return Err(crate::ThrongError::InvalidParameter {
                     field: format!("groups[{gi}].spawn.arrangement"),
                     reason: format!(
                         "the {} agents of group `{}` could not be pushed apart in their \
-                         box within {APART_ROUNDS} rounds: a larger box or fewer agents",
+                         spawn area within {APART_ROUNDS} rounds: a larger one or fewer \
+                         agents",
                         g.count, g.name
                     ),
                 });

@@ -412,6 +412,10 @@ pub enum SpawnDoc {
         centre: [f32; 2],
         /// Radius, >= 0.
         radius: f32,
+        /// `random` (default) or `apart` (random, no two of the group's bodies
+        /// overlapping).
+        #[serde(default)]
+        arrangement: DiscArrangementDoc,
     },
     /// A ring: agent i at angle `start_angle + 360° i / n`.
     Ring {
@@ -465,6 +469,18 @@ pub enum ArrangementDoc {
     Grid,
     /// Uniformly random, then pushed apart until no two of the group's bodies
     /// overlap (centres at least two radii apart, all still in the box).
+    Apart,
+}
+
+/// Placement inside a disc.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscArrangementDoc {
+    /// Uniformly random.
+    #[default]
+    Random,
+    /// Uniformly random, then pushed apart until no two of the group's bodies
+    /// overlap (centres at least two radii apart, all still in the disc).
     Apart,
 }
 

@@ -48,6 +48,9 @@ pub enum Shape {
         centre: Vec2,
         /// Radius (>= 0).
         radius: f32,
+        /// Whether the random places are pushed apart ([`push_apart`]) until no two
+        /// of the group's bodies overlap, every centre still in the disc.
+        apart: bool,
     },
     /// Agent i at angle `start_angle + 2πi/n` on a circle, offset at random
     /// across a band of `width`.
@@ -106,9 +109,14 @@ impl Shape {
                 size: size * s,
                 arrangement,
             },
-            Shape::Disc { centre, radius } => Shape::Disc {
+            Shape::Disc {
+                centre,
+                radius,
+                apart,
+            } => Shape::Disc {
                 centre: centre * s,
                 radius: radius * s,
+                apart,
             },
             Shape::Ring {
                 centre,
@@ -143,7 +151,7 @@ impl Shape {
             Shape::Box { centre, size, .. } => {
                 Rect::from_corners(centre - size * 0.5, centre + size * 0.5)
             }
-            Shape::Disc { centre, radius } => {
+            Shape::Disc { centre, radius, .. } => {
                 Rect::from_corners(centre - Vec2::splat(radius), centre + Vec2::splat(radius))
             }
             Shape::Ring {
@@ -169,17 +177,26 @@ impl Shape {
         }
     }
 
-    /// Whether the shape's agents are pushed apart after they are drawn
-    /// ([`Arrangement::Apart`]).
+    /// Where the shape's agents are pushed apart after they are drawn, if they are
+    /// (a box of [`Arrangement::Apart`], a disc `apart`).
     #[must_use]
-    pub fn apart(&self) -> bool {
-        matches!(
-            self,
+    pub fn apart(&self) -> Option<Region> {
+        match *self {
             Shape::Box {
+                centre,
+                size,
                 arrangement: Arrangement::Apart,
-                ..
-            }
-        )
+            } => Some(Region::Box(Rect::from_corners(
+                centre - size * 0.5,
+                centre + size * 0.5,
+            ))),
+            Shape::Disc {
+                centre,
+                radius,
+                apart: true,
+            } => Some(Region::Disc { centre, radius }),
+            _ => None,
+        }
     }
 
     /// Positions of `n` agents. Random shapes draw from `rng`; the result
@@ -207,7 +224,7 @@ impl Shape {
                 size,
                 arrangement: Arrangement::Grid,
             } => lattice(centre, size, n),
-            Shape::Disc { centre, radius } => (0..n)
+            Shape::Disc { centre, radius, .. } => (0..n)
                 .map(|_| {
                     let r = radius * uniform01(rng).sqrt();
                     let a = uniform01(rng) * TAU;
@@ -256,20 +273,90 @@ fn sunflower_radius(area_per_agent: f32, n: f32) -> f32 {
 /// Rounds of [`push_apart`] before it gives up.
 pub const APART_ROUNDS: usize = 1000;
 
-/// The most bodies `push_apart` is asked to separate in a box: as many as a square
-/// lattice of `spacing` holds with every centre in the box (`throng check` refuses
-/// more, naming the count).
+/// Where [`push_apart`] keeps its points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Region {
+    /// An axis-aligned box.
+    Box(Rect),
+    /// A filled disc.
+    Disc {
+        /// Centre.
+        centre: Vec2,
+        /// Radius (>= 0).
+        radius: f32,
+    },
+}
+
+impl Region {
+    /// `p` if it is in the region, else the region's nearest point to it (a disc's
+    /// along the line from its centre).
+    #[must_use]
+    pub fn keep(&self, p: Vec2) -> Vec2 {
+        match *self {
+            Region::Box(r) => p.clamp(r.min, r.max),
+            Region::Disc { centre, radius } => {
+                let d = p - centre;
+                let len = d.length();
+                if len > radius {
+                    centre + d * (radius / len)
+                } else {
+                    p
+                }
+            }
+        }
+    }
+
+    /// The region's bounding box.
+    #[must_use]
+    pub fn bounds(&self) -> Rect {
+        match *self {
+            Region::Box(r) => r,
+            Region::Disc { centre, radius } => {
+                Rect::from_corners(centre - Vec2::splat(radius), centre + Vec2::splat(radius))
+            }
+        }
+    }
+
+    /// The most bodies [`push_apart`] is asked to separate here: as many as a square
+    /// lattice of `spacing` holds with every centre in the region (a disc's lattice
+    /// centred on it); `throng check` refuses more, naming the count.
+    #[must_use]
+    pub fn capacity(&self, spacing: f32) -> usize {
+        if spacing <= 0.0 {
+            return usize::MAX;
+        }
+        let fit = |len: f32| ((len / spacing).floor() + 1.0).min(1e9) as usize;
+        match *self {
+            Region::Box(r) => {
+                let size = r.max - r.min;
+                fit(size.x).saturating_mul(fit(size.y))
+            }
+            Region::Disc { radius, .. } => {
+                // Row k of the lattice at height k × spacing holds the points within
+                // its half-width either side of the centre.
+                let rows = (radius / spacing).floor().min(1e6) as i64;
+                (-rows..=rows)
+                    .map(|k| {
+                        let y = k as f32 * spacing;
+                        let half = (radius * radius - y * y).max(0.0).sqrt();
+                        2 * (fit(half) - 1) + 1
+                    })
+                    .fold(0usize, usize::saturating_add)
+            }
+        }
+    }
+}
+
+/// The most bodies `push_apart` is asked to separate in a box of `size`: as many as
+/// a square lattice of `spacing` holds with every centre in the box
+/// ([`Region::capacity`]).
 #[must_use]
 pub fn apart_capacity(size: Vec2, spacing: f32) -> usize {
-    if spacing <= 0.0 {
-        return usize::MAX;
-    }
-    let fit = |len: f32| ((len / spacing).floor() + 1.0).min(1e9) as usize;
-    fit(size.x).saturating_mul(fit(size.y))
+    Region::Box(Rect::from_corners(Vec2::ZERO, size)).capacity(spacing)
 }
 
 /// Moves `points` apart, pair by pair, until no two centres are closer than
-/// `spacing` (two bodies' radii), every centre kept within `area`; the same points
+/// `spacing` (two bodies' radii), every centre kept within `region`; the same points
 /// and spacing always give the same places. Each round finds the pairs closer than
 /// `spacing` on a grid of cells of at least `spacing` and moves each of the two half
 /// of what they lack (a hair more, so that they end apart in floating point), along
@@ -278,7 +365,7 @@ pub fn apart_capacity(size: Vec2, spacing: f32) -> usize {
 /// round before moved: the others stand as that round left them, apart. Whether it
 /// succeeded within [`APART_ROUNDS`] rounds (a crowd as dense as a square lattice, or
 /// denser, may not; nor is a crowd of `u32::MAX` points or more tried).
-pub fn push_apart(points: &mut [Vec2], spacing: f32, area: Rect) -> bool {
+pub fn push_apart(points: &mut [Vec2], spacing: f32, region: Region) -> bool {
     let n = points.len();
     if n < 2 || spacing <= 0.0 {
         return true;
@@ -286,7 +373,7 @@ pub fn push_apart(points: &mut [Vec2], spacing: f32, area: Rect) -> bool {
     if n >= Cells::NONE as usize {
         return false;
     }
-    let mut cells = Cells::new(points, spacing, area);
+    let mut cells = Cells::new(points, spacing, region.bounds());
     let reach = spacing * (1.0 + 1e-4);
     let (mut active, mut now) = (vec![true; n], vec![false; n]);
     let mut near = Vec::new();
@@ -322,7 +409,7 @@ pub fn push_apart(points: &mut [Vec2], spacing: f32, area: Rect) -> bool {
                 let far = points[i].abs().max(points[j].abs()).max_element();
                 let step = dir * ((reach + far * (4.0 * f32::EPSILON) - len) * 0.5);
                 for (k, step) in [(i, -step), (j, step)] {
-                    points[k] = (points[k] + step).clamp(area.min, area.max);
+                    points[k] = region.keep(points[k] + step);
                     cells.moved(k, points[k]);
                 }
                 (now[i], now[j], moved) = (true, true, true);
@@ -528,6 +615,7 @@ mod tests {
             Shape::Disc {
                 centre: Vec2::ONE,
                 radius: 3.0,
+                apart: false,
             },
             Shape::Ring {
                 centre: Vec2::ZERO,
@@ -592,24 +680,24 @@ mod tests {
         // the other, along the line between them.
         let big = Rect::from_corners(Vec2::splat(-10.0), Vec2::splat(10.0));
         let mut p = [Vec2::ZERO, Vec2::new(0.2, 0.0)];
-        assert!(push_apart(&mut p, 1.0, big));
+        assert!(push_apart(&mut p, 1.0, Region::Box(big)));
         assert!((p[0] - Vec2::new(-0.40005, 0.0)).length() < 1e-6, "{p:?}");
         assert!((p[1] - Vec2::new(0.60005, 0.0)).length() < 1e-6, "{p:?}");
         // Coincident points part along some direction; far ones do not move.
         let mut p = [Vec2::ONE, Vec2::ONE, Vec2::new(5.0, 5.0)];
-        assert!(push_apart(&mut p, 1.0, big));
+        assert!(push_apart(&mut p, 1.0, Region::Box(big)));
         assert!(p[0].distance(p[1]) >= 1.0, "{p:?}");
         assert_eq!(p[2], Vec2::new(5.0, 5.0));
         // Far from the origin, where a hair of 1e-4 is below the rounding of the
         // points, a pair parts too.
         let far = Rect::from_corners(Vec2::splat(2000.0), Vec2::splat(3000.0));
         let mut p = [Vec2::new(2500.0, 2500.0), Vec2::new(2500.3, 2500.0)];
-        assert!(push_apart(&mut p, 0.6, far));
+        assert!(push_apart(&mut p, 0.6, Region::Box(far)));
         assert!(p[0].distance(p[1]) >= 0.6, "{p:?}");
         // Pressed against the box's side, the pair parts along it, both inside.
         let side = Rect::from_corners(Vec2::ZERO, Vec2::new(10.0, 10.0));
         let mut p = [Vec2::new(0.0, 5.0), Vec2::new(0.0, 5.3)];
-        assert!(push_apart(&mut p, 1.0, side));
+        assert!(push_apart(&mut p, 1.0, Region::Box(side)));
         assert!(
             p[0].distance(p[1]) >= 1.0 && p.iter().all(|q| q.x == 0.0),
             "{p:?}"
@@ -625,6 +713,59 @@ mod tests {
     }
 
     #[test]
+    fn a_disc_holds_a_lattice_centred_on_it() {
+        // Radius 1, centres 0.5 apart: rows at 0, ±0.5 and ±1 hold 5, 3 and 1
+        // (half-widths 1, 0.866 and 0).
+        let disc = Region::Disc {
+            centre: Vec2::new(4.0, -2.0),
+            radius: 1.0,
+        };
+        assert_eq!(disc.capacity(0.5), 5 + 2 * 3 + 2);
+        assert_eq!(disc.capacity(0.0), usize::MAX);
+        // A point kept in it: moved back along the line from the centre.
+        assert_eq!(disc.keep(Vec2::new(7.0, -2.0)), Vec2::new(5.0, -2.0));
+        assert_eq!(disc.keep(Vec2::new(4.5, -2.0)), Vec2::new(4.5, -2.0));
+        assert_eq!(
+            disc.bounds(),
+            Rect::from_corners(Vec2::new(3.0, -3.0), Vec2::new(5.0, -1.0))
+        );
+    }
+
+    #[test]
+    fn a_dense_random_disc_is_pushed_apart_inside_it() {
+        // 200 people (radius 0.22) in a disc of radius 4.5 m: about 3.1 persons/m^2.
+        let s = Shape::Disc {
+            centre: Vec2::new(10.0, 5.0),
+            radius: 4.5,
+            apart: true,
+        };
+        let region = s.apart().expect("a disc apart");
+        let drawn = s.place(200, &mut agent_rng(2, 0));
+        assert!(closest_pair(&drawn) < 0.1);
+        let mut a = drawn.clone();
+        assert!(push_apart(&mut a, 0.44, region));
+        assert!(closest_pair(&a) >= 0.44, "{}", closest_pair(&a));
+        let centre = Vec2::new(10.0, 5.0);
+        assert!(a.iter().all(|p| p.distance(centre) <= 4.5 + 1e-4));
+        // Still spread over the disc: as many within its inner half of area as
+        // outside it.
+        let inner = a
+            .iter()
+            .filter(|p| p.distance(centre) < 4.5 / 2f32.sqrt())
+            .count();
+        assert!((80..=120).contains(&inner), "{inner}");
+        let mut b = drawn;
+        assert!(push_apart(&mut b, 0.44, region));
+        assert_eq!(a, b);
+        let random = Shape::Disc {
+            centre,
+            radius: 4.5,
+            apart: false,
+        };
+        assert_eq!(random.apart(), None);
+    }
+
+    #[test]
     fn a_dense_random_box_is_pushed_apart_the_same_way_every_time() {
         // The experiments' holding area: 150 people (radius 0.22) in 5.6 x 7.6 m, about
         // 3.5 persons/m^2; drawn at random they overlap.
@@ -637,7 +778,7 @@ mod tests {
         let drawn = s.place(150, &mut agent_rng(1, 0));
         assert!(closest_pair(&drawn) < 0.1);
         let mut a = drawn.clone();
-        assert!(push_apart(&mut a, 0.44, area));
+        assert!(push_apart(&mut a, 0.44, Region::Box(area)));
         assert!(closest_pair(&a) >= 0.44, "{}", closest_pair(&a));
         assert!(a
             .iter()
@@ -646,7 +787,7 @@ mod tests {
         let left = a.iter().filter(|p| p.x < -6.9).count();
         assert!((60..=90).contains(&left), "{left}");
         let mut b = drawn;
-        assert!(push_apart(&mut b, 0.44, area));
+        assert!(push_apart(&mut b, 0.44, Region::Box(area)));
         assert_eq!(a, b);
     }
 
@@ -661,7 +802,7 @@ mod tests {
                 Vec2::new(next, (next * 7.0) % 1.0)
             })
             .collect();
-        assert!(!push_apart(&mut p, 0.5, area));
+        assert!(!push_apart(&mut p, 0.5, Region::Box(area)));
         assert!(p
             .iter()
             .all(|q| q.is_finite() && q.cmpge(area.min).all() && q.cmple(area.max).all()));

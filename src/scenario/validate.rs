@@ -10,10 +10,10 @@ use super::profile::{
     MAX_COORDINATE, MAX_GROUP_COUNT, MIN_SEGMENT_LENGTH,
 };
 use super::schema::{
-    ArrangementDoc, BodyPreset, DirectionDoc, GroupDoc, MovementDoc, ProfileDoc, SpawnDoc,
-    TargetDoc,
+    ArrangementDoc, BodyPreset, DirectionDoc, DiscArrangementDoc, GroupDoc, MovementDoc,
+    ProfileDoc, SpawnDoc, TargetDoc,
 };
-use super::spawn::{apart_capacity, Arrangement, Shape};
+use super::spawn::{Arrangement, Region, Shape};
 use crate::agents::{DEFAULT_LIMITS, DEFAULT_RADIUS, PEDESTRIAN_LIMITS, PEDESTRIAN_RADIUS};
 use crate::group::{GroupConfig, Movement};
 use crate::quality::Gate;
@@ -436,9 +436,14 @@ fn validate_spawn(key: &str, s: &SpawnDoc) -> Result<Shape, Problem> {
                 },
             }
         }
-        SpawnDoc::Disc { centre, radius } => Shape::Disc {
+        SpawnDoc::Disc {
+            centre,
+            radius,
+            arrangement,
+        } => Shape::Disc {
             centre: finite2(&k("centre"), *centre)?,
             radius: length(&k("radius"), *radius)?,
+            apart: *arrangement == DiscArrangementDoc::Apart,
         },
         SpawnDoc::Ring {
             centre,
@@ -670,21 +675,23 @@ fn validate_group(
             DirectionDoc::ToTarget => InitialDirection::ToTarget,
         },
     };
-    if let Shape::Box {
-        size,
-        arrangement: Arrangement::Apart,
-        ..
-    } = spawn
-    {
-        let fits = apart_capacity(size, 2.0 * body.radius);
+    if let Some(region) = spawn.apart() {
+        let fits = region.capacity(2.0 * body.radius);
         if count > fits {
+            let (area, larger) = match region {
+                Region::Box(r) => {
+                    let size = r.max - r.min;
+                    (format!("a {} x {} box", size.x, size.y), "box")
+                }
+                Region::Disc { radius, .. } => (format!("a disc of radius {radius}"), "disc"),
+            };
             return Err(Problem::new(
                 k("spawn.arrangement"),
                 format!(
-                    "{count} bodies of radius {} cannot all stand apart in a {} x {} box (a \
-                     square lattice holds {fits}): a larger box, fewer agents, or \
+                    "{count} bodies of radius {} cannot all stand apart in {area} (a square \
+                     lattice holds {fits}): a larger {larger}, fewer agents, or \
                      arrangement = \"random\"",
-                    body.radius, size.x, size.y
+                    body.radius
                 ),
             ));
         }
