@@ -128,7 +128,7 @@ pub(super) struct Judged {
     pub changed: bool,
     /// Every row was left as it was: no aim, its memory at rest.
     pub quiet: bool,
-    /// Some row targets a live agent, and was left for [`Judge::followers`].
+    /// Some row targets another agent, and was left for [`Judge::followers`].
     pub followers: bool,
 }
 
@@ -231,7 +231,7 @@ impl<'a> Judge<'a> {
     }
 
     /// The rows `first..` of `memories`, at their new positions `pos` and velocities
-    /// `vel` (those rows' own): every row but those whose target is a live agent,
+    /// `vel` (those rows' own): every row but those whose target is another agent,
     /// whose position may not be written yet (left for [`Judge::followers`]).
     pub fn rows(
         &self,

@@ -178,14 +178,13 @@ impl World {
                 || (Integrated::default(), judge.map(|_| Judged::NONE)),
                 |(a, ja), (b, jb)| (a + b, ja.zip(jb).map(|(ja, jb)| ja.and(jb))),
             );
-        let changed = match (judge, judged) {
-            (Some(j), Some(found)) if found.followers => j.followers(arrival, pos, vel),
-            _ => false,
+        let judged = match (judge, judged) {
+            (Some(j), Some(found)) if found.followers => Some(Judged {
+                changed: j.followers(arrival, pos, vel) || found.changed,
+                ..found
+            }),
+            (_, found) => found,
         };
-        let judged = judged.map(|j| Judged {
-            changed: j.changed || changed,
-            ..j
-        });
         self.arrival_judged(judged);
         moved
     }
