@@ -274,6 +274,17 @@ fn a_profiles_setup_is_its_scene_and_groups_without_its_agents() {
     }
 }
 
+/// The smallest gap between two bodies (negative: the deepest overlap).
+fn least_gap(pos: &[glam::Vec2], radii: &[f32]) -> f32 {
+    let mut least = f32::INFINITY;
+    for i in 0..pos.len() {
+        for j in i + 1..pos.len() {
+            least = least.min(pos[i].distance(pos[j]) - radii[i] - radii[j]);
+        }
+    }
+    least
+}
+
 #[test]
 fn a_crowd_spawned_apart_starts_with_no_two_bodies_overlapping() {
     // 150 people in the experiments' holding area (about 3.5 persons/m^2): drawn at
@@ -294,13 +305,7 @@ fn a_crowd_spawned_apart_starts_with_no_two_bodies_overlapping() {
         assert!(pos
             .iter()
             .all(|q| (q.x - -6.9).abs() <= 2.8 && q.y.abs() <= 3.8));
-        let mut least = f32::INFINITY;
-        for i in 0..pos.len() {
-            for j in i + 1..pos.len() {
-                least = least.min(pos[i].distance(pos[j]) - radii[i] - radii[j]);
-            }
-        }
-        least
+        least_gap(pos, radii)
     };
     assert!(closest("random") < -0.3, "{}", closest("random"));
     assert!(closest("apart") >= 0.0, "{}", closest("apart"));
@@ -331,13 +336,7 @@ fn a_crowd_spawned_apart_in_a_disc_starts_with_no_two_bodies_overlapping() {
         let (pos, radii) = (s.world().positions(), s.world().radii());
         let centre = glam::Vec2::new(3.0, -1.0);
         assert!(pos.iter().all(|q| q.distance(centre) <= 4.5 + 1e-4));
-        let mut least = f32::INFINITY;
-        for i in 0..pos.len() {
-            for j in i + 1..pos.len() {
-                least = least.min(pos[i].distance(pos[j]) - radii[i] - radii[j]);
-            }
-        }
-        least
+        least_gap(pos, radii)
     };
     assert!(closest("random") < -0.3, "{}", closest("random"));
     assert!(closest("apart") >= 0.0, "{}", closest("apart"));

@@ -183,13 +183,9 @@ impl Shape {
     pub fn apart(&self) -> Option<Region> {
         match *self {
             Shape::Box {
-                centre,
-                size,
                 arrangement: Arrangement::Apart,
-            } => Some(Region::Box(Rect::from_corners(
-                centre - size * 0.5,
-                centre + size * 0.5,
-            ))),
+                ..
+            } => Some(Region::Box(self.extent(0))),
             Shape::Disc {
                 centre,
                 radius,
@@ -345,14 +341,6 @@ impl Region {
             }
         }
     }
-}
-
-/// The most bodies `push_apart` is asked to separate in a box of `size`: as many as
-/// a square lattice of `spacing` holds with every centre in the box
-/// ([`Region::capacity`]).
-#[must_use]
-pub fn apart_capacity(size: Vec2, spacing: f32) -> usize {
-    Region::Box(Rect::from_corners(Vec2::ZERO, size)).capacity(spacing)
 }
 
 /// Moves `points` apart, pair by pair, until no two centres are closer than
@@ -707,9 +695,12 @@ mod tests {
     #[test]
     fn apart_capacity_is_a_square_lattice() {
         // Centres 0.5 apart in a 1 x 2 box: 3 across, 5 along.
-        assert_eq!(apart_capacity(Vec2::new(1.0, 2.0), 0.5), 15);
-        assert_eq!(apart_capacity(Vec2::ZERO, 0.5), 1);
-        assert_eq!(apart_capacity(Vec2::ONE, 0.0), usize::MAX);
+        let capacity = |size: Vec2, spacing: f32| {
+            Region::Box(Rect::from_corners(Vec2::ONE, Vec2::ONE + size)).capacity(spacing)
+        };
+        assert_eq!(capacity(Vec2::new(1.0, 2.0), 0.5), 15);
+        assert_eq!(capacity(Vec2::ZERO, 0.5), 1);
+        assert_eq!(capacity(Vec2::ONE, 0.0), usize::MAX);
     }
 
     #[test]
