@@ -100,7 +100,9 @@ fn next(
         }
         Aim::Point(_) | Aim::Field { .. } => {
             let slow_for = if speed < STUCK_SPEED_FRACTION * max_speed {
-                memory.slow_for + dt
+                // Held at the largest finite time: a world stepped by huge ticks keeps
+                // a memory its snapshot can restore.
+                (memory.slow_for + dt).min(f32::MAX)
             } else {
                 0.0
             };
@@ -446,6 +448,18 @@ mod tests {
             assert_eq!(m.slow_for, tick as f32);
         }
         assert!(m.changed);
+        // Ticks too long for the sum stay at the largest finite time, stuck.
+        let mut huge = m;
+        for _ in 0..2 {
+            huge = next(
+                huge,
+                Aim::Point(Vec2::new(9.0, 0.0)),
+                Vec2::ZERO,
+                body(0.09),
+                f32::MAX,
+            );
+        }
+        assert_eq!((huge.state, huge.slow_for), (Arrival::Stuck, f32::MAX));
         // Moving at 0.1 (not slower than 5%) ends it.
         let m = next(
             m,
