@@ -1,26 +1,35 @@
 //! The four-agent steering kernel: groups whose behaviours are only the flocking trio
-//! (from the neighbour sums), one wander and seek, combined by a weighted sum (the
-//! boids of the `flock` profile), are steered four agents at a time. Neighbour sums
-//! and random draws stay per agent; everything after them runs in vector lanes through
-//! each behaviour's four-lane twin ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which
-//! sits beside the scalar formula in the behaviour's module with the test that ties
-//! them. The weighted sum and its truncation here are bitwise the per-agent kernel's
-//! (`tests::four_agent_kernel_equals_the_per_agent_one`). What this saves is measured
-//! in `docs/optimisations.md` (the fourth round).
+//! (from the neighbour sums), one wander and seek, and up to three behaviours read
+//! from the scene (field following, wall and obstacle avoidance, containment),
+//! combined by a weighted sum (the boids of the `flock` profile, the town of
+//! `evacuation`), are steered four agents at a time. Neighbour sums, random draws and
+//! the scene's behaviours ([`own_force`], each by its own scalar formula) stay per
+//! agent; everything after them runs in vector lanes through each behaviour's
+//! four-lane twin ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which sits beside the
+//! scalar formula in the behaviour's module with the test that ties them. The weighted
+//! sum and its truncation here are bitwise the per-agent kernel's
+//! (`world::tests::four_agent_kernel_equals_the_per_agent_one`,
+//! `four_agent_kernel_follows_fields_as_the_per_agent_one`). What this saves is
+//! measured in `docs/optimisations.md` (the fourth round; the scene's behaviours:
+//! "Field followers in four lanes").
 
 use glam::Vec2;
 use wide::f32x4;
 
 use crate::agents::{BehaviourMemory, SteerOut};
+use crate::behaviours::containment::containment;
+use crate::behaviours::field::follow_field;
 use crate::behaviours::flocking::{forces_x4, FlockSums4};
 use crate::behaviours::forward_x4;
+use crate::behaviours::obstacles::obstacle_avoidance;
 use crate::behaviours::targeting::seek_x4;
+use crate::behaviours::walls::wall_avoidance;
 use crate::behaviours::wander::{draw_jitter, wander_x4};
 use crate::math::x4::{Vec2x4, Xy4, LANES};
 use crate::rng::AgentRng;
 
 use super::perceive::{perceive, Flock};
-use super::plan::{Program, Term};
+use super::plan::{OwnTerm, Program, Term, MAX_OWN};
 use super::{SteerCtx, SteerScratch};
 
 /// What the lanes read of four agents.
@@ -54,10 +63,18 @@ pub(crate) struct Output {
 }
 
 /// The steering forces of four agents of a group with `program`: every term through
-/// its behaviour's four-lane twin, then the weighted sum in the program's order and
-/// the truncation to the maximum force.
+/// its behaviour's four-lane twin (the agents' own terms as they computed them), then
+/// the weighted sum in the program's order and the truncation to the maximum force.
+/// `own`: the forces of the program's own terms ([`Term::Own`]), in its order; `OWN`:
+/// whether it has any (compiled apart, so that a program without them carries
+/// nothing of theirs).
 #[must_use]
-pub(crate) fn lane_forces(program: &Program, b: &Input) -> Output {
+#[inline(always)]
+pub(crate) fn lane_forces<const OWN: bool>(
+    program: &Program,
+    b: &Input,
+    own: &[Xy4; MAX_OWN],
+) -> Output {
     let pos = b.pos.load();
     let vel = b.vel.load();
     let max_speed = f32x4::new(b.max_speed);
@@ -73,6 +90,7 @@ pub(crate) fn lane_forces(program: &Program, b: &Input) -> Output {
     let seek = seek_x4(me, b.target.load(), f32x4::new(b.has_target).simd_eq(one));
     let (sep, ali, coh) = forces_x4(me, &b.sums, b.strength);
     let mut sum = Vec2x4::ZERO;
+    let mut own = own.iter();
     for &(term, w) in program.terms() {
         let c = match term {
             Term::Separation => sep,
@@ -80,6 +98,8 @@ pub(crate) fn lane_forces(program: &Program, b: &Input) -> Output {
             Term::Cohesion => coh,
             Term::Wander(_) => wander_force,
             Term::Seek => seek,
+            Term::Own(_) if OWN => own.next().map_or(Vec2x4::ZERO, Xy4::load),
+            Term::Own(_) => Vec2x4::ZERO,
         };
         sum = sum.add(c.scale(f32x4::splat(w)));
     }
@@ -89,15 +109,45 @@ pub(crate) fn lane_forces(program: &Program, b: &Input) -> Output {
     }
 }
 
+/// The forces of the program's own terms on the agent in `row` (its target, if it
+/// has one, at `target`), in the program's order (zero past the last): each
+/// behaviour's scalar formula, called as the per-agent kernel's dispatch calls it
+/// (`kernel::Dispatch::eval`, whose arms these mirror; the tests named in the module
+/// docs tie the two kernels). Out of line: the scene's queries outweigh a call, and
+/// the chunk loop that inlines the lane kernel stays as small as without them.
+#[inline(never)]
+fn own_forces(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    program: &Program,
+    target: Option<Vec2>,
+) -> [Vec2; MAX_OWN] {
+    let me = ctx.state(row);
+    let mut forces = [Vec2::ZERO; MAX_OWN];
+    for (force, term) in forces.iter_mut().zip(program.own()) {
+        *force = match term {
+            OwnTerm::FollowField { field, params } => match ctx.field(*field) {
+                Some(f) => follow_field(&me, f.sample(me.pos), target, params),
+                None => Vec2::ZERO,
+            },
+            OwnTerm::WallAvoidance(p) => wall_avoidance(&me, ctx.walls, p),
+            OwnTerm::ObstacleAvoidance(p) => obstacle_avoidance(&me, ctx.obstacles, p),
+            OwnTerm::Containment(p) => containment(&me, p),
+        };
+    }
+    forces
+}
+
 /// The steering kernel of four consecutive agents of one group with a lane program:
-/// neighbours and random draws per agent, the rest in lanes ([`lane_forces`]); returns
-/// the neighbours they perceived. Bitwise the
+/// neighbours, random draws and the agents' own terms per agent, the rest in lanes
+/// ([`lane_forces`]); returns the neighbours they perceived. `OWN`: whether the
+/// program has own terms ([`Program::owns`]). Bitwise the
 /// same outputs, generator states and memories as the per-agent kernel
 /// ([`super::kernel::steer_one`]) on each of them.
 // Inlined into the chunk loop whatever the size of the per-agent kernel beside it,
 // which otherwise decides it (`docs/optimisations.md`).
 #[inline(always)]
-pub(crate) fn steer_four(
+pub(crate) fn steer_four<const OWN: bool>(
     ctx: &SteerCtx<'_>,
     row: usize,
     program: &Program,
@@ -109,6 +159,7 @@ pub(crate) fn steer_four(
     s: &mut SteerScratch,
 ) -> u64 {
     let mut input = Input::default();
+    let mut own = [Xy4::default(); MAX_OWN];
     let mut counts = [0u32; LANES];
     let wander = program.wander();
     // The four rows are of one group.
@@ -128,10 +179,17 @@ pub(crate) fn steer_four(
         input.heading[i] = ctx.heading[r];
         input.max_speed[i] = ctx.max_speed[r];
         input.max_force[i] = ctx.max_force[r];
-        let target = match ctx.resolve(ctx.target[r]) {
+        let resolved = ctx.resolve(ctx.target[r]);
+        let target = match resolved {
             Some(t) if detours => Some(ctx.aim(r, t).pos),
             t => t.map(|t| t.pos),
         };
+        if OWN {
+            let forces = own_forces(ctx, r, program, resolved.map(|t| t.pos));
+            for (lanes, force) in own.iter_mut().zip(forces) {
+                lanes.set(i, force);
+            }
+        }
         input.target.set(i, target.unwrap_or(Vec2::ZERO));
         input.has_target[i] = if target.is_some() { 1.0 } else { 0.0 };
         if let Some(p) = wander {
@@ -141,7 +199,7 @@ pub(crate) fn steer_four(
                 .set(i, draw_jitter(&p, ctx.dt, &mut rng[i]));
         }
     }
-    let o = lane_forces(program, &input);
+    let o = lane_forces::<OWN>(program, &input, &own);
     for i in 0..LANES {
         if wander.is_some() {
             memory[i].wander = o.wander[i];
@@ -149,6 +207,23 @@ pub(crate) fn steer_four(
         out[i] = SteerOut::new(o.force[i], 0.0, None);
     }
     counts.iter().map(|&c| u64::from(c)).sum()
+}
+
+/// [`steer_four`] of a program with own terms, out of line: the chunk loop that
+/// inlines the other programs' kernel stays as it is without them.
+#[inline(never)]
+pub(crate) fn steer_four_own(
+    ctx: &SteerCtx<'_>,
+    row: usize,
+    program: &Program,
+    rows: (
+        &mut [SteerOut; LANES],
+        &mut [AgentRng; LANES],
+        &mut [BehaviourMemory; LANES],
+    ),
+    s: &mut SteerScratch,
+) -> u64 {
+    steer_four::<true>(ctx, row, program, rows, s)
 }
 
 #[cfg(test)]
@@ -181,7 +256,7 @@ mod tests {
         }
         b.pos.set(2, Vec2::ZERO);
         let p = Program::new([(Term::Seek, 1.0)]).unwrap();
-        let o = lane_forces(&p, &b);
+        let o = lane_forces::<false>(&p, &b, &Default::default());
         assert_eq!(
             o.force,
             [Vec2::new(1.5, 2.0), Vec2::ZERO, Vec2::ZERO, Vec2::ZERO]

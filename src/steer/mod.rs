@@ -38,7 +38,7 @@ use crate::spatial::IndexKind;
 pub(crate) use avoid::{avoid, avoidance_fits};
 pub(crate) use context::{SteerCtx, SteerScratch, WorkerScratch};
 use kernel::{steer_one, AgentMut};
-use lanes::steer_four;
+use lanes::{steer_four, steer_four_own};
 use plan::Kernel;
 pub use think::LevelOfDetail;
 
@@ -203,7 +203,17 @@ fn steer_chunk(
                 rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
             ) {
-                neighbours += steer_four(ctx, row, program, (o, r, m), s);
+                if reads_fields {
+                    // The rows after the first, whose cells the loop has not asked for.
+                    for ahead in row + 1..first + end {
+                        ctx.prefetch_field(ahead + FIELD_AHEAD);
+                    }
+                }
+                neighbours += if program.owns() {
+                    steer_four_own(ctx, row, program, (o, r, m), s)
+                } else {
+                    steer_four::<false>(ctx, row, program, (o, r, m), s)
+                };
                 k = end;
                 continue;
             }

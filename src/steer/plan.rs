@@ -3,14 +3,21 @@
 //! ([`NeighbourRoute`]), matched in one place ([`super::perceive::perceive`]).
 
 use crate::behaviours::avoidance::AvoidanceParams;
+use crate::behaviours::containment::ContainmentParams;
+use crate::behaviours::field::FollowFieldParams;
 use crate::behaviours::flocking::{FlockTerms, SeparationKind};
 use crate::behaviours::leader::LeaderParams;
+use crate::behaviours::obstacles::ObstacleAvoidanceParams;
+use crate::behaviours::walls::WallAvoidanceParams;
 use crate::behaviours::wander::WanderParams;
 use crate::combine::Combination;
 use crate::group::{Behaviour, FieldId, GroupConfig, Movement};
 
 /// Most terms a lane program holds.
 pub(crate) const MAX_TERMS: usize = 8;
+
+/// Most terms of a lane program that each agent computes on its own ([`Term::Own`]).
+pub(crate) const MAX_OWN: usize = 3;
 
 /// One behaviour of a lane program.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,6 +32,23 @@ pub(crate) enum Term {
     Wander(WanderParams),
     /// Seek the agent's target.
     Seek,
+    /// A behaviour each agent computes by its own formula, from the scene (the lanes
+    /// only weigh and add its force).
+    Own(OwnTerm),
+}
+
+/// A behaviour of a lane program whose force each of the four agents computes on its
+/// own, by the behaviour's own (scalar) formula: it reads the scene, whose walls,
+/// obstacles and goal field differ from agent to agent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum OwnTerm {
+    FollowField {
+        field: FieldId,
+        params: FollowFieldParams,
+    },
+    WallAvoidance(WallAvoidanceParams),
+    ObstacleAvoidance(ObstacleAvoidanceParams),
+    Containment(ContainmentParams),
 }
 
 /// A group's behaviours and weights, in order, when all of them are lane terms.
@@ -32,15 +56,18 @@ pub(crate) enum Term {
 pub(crate) struct Program {
     terms: [(Term, f32); MAX_TERMS],
     len: usize,
+    /// How many of the terms are [`Term::Own`].
+    own: usize,
 }
 
 impl Program {
-    /// A program of these terms, or `None` for more than [`MAX_TERMS`] or more than
-    /// one wander.
+    /// A program of these terms, or `None` for more than [`MAX_TERMS`], more than
+    /// [`MAX_OWN`] terms of the agents' own, or more than one wander.
     pub(crate) fn new(terms: impl IntoIterator<Item = (Term, f32)>) -> Option<Self> {
         let mut p = Self {
             terms: [(Term::Seek, 0.0); MAX_TERMS],
             len: 0,
+            own: 0,
         };
         for t in terms {
             *p.terms.get_mut(p.len)? = t;
@@ -50,7 +77,27 @@ impl Program {
             .terms()
             .iter()
             .filter(|(t, _)| matches!(t, Term::Wander(_)));
-        (wanders.count() <= 1).then_some(p)
+        let wanders = wanders.count();
+        p.own = p
+            .terms()
+            .iter()
+            .filter(|(t, _)| matches!(t, Term::Own(_)))
+            .count();
+        (wanders <= 1 && p.own <= MAX_OWN).then_some(p)
+    }
+
+    /// Whether some term is one each agent computes on its own.
+    #[inline]
+    pub(crate) fn owns(&self) -> bool {
+        self.own > 0
+    }
+
+    /// The terms each agent computes on its own, in order.
+    pub(crate) fn own(&self) -> impl Iterator<Item = &OwnTerm> {
+        self.terms().iter().filter_map(|(t, _)| match t {
+            Term::Own(o) => Some(o),
+            _ => None,
+        })
     }
 
     /// The terms, in order.
@@ -155,6 +202,8 @@ impl NeighbourRoute {
 }
 
 /// How a group's agents are steered.
+// One a group, read by reference: the program's size costs nothing per agent.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Kernel {
     /// One agent at a time, through the behaviour dispatch ([`super::kernel`]).
@@ -295,8 +344,9 @@ impl GroupPlan {
     }
 
     /// The group's behaviours as a lane program, when they all are lane terms (the
-    /// flocking trio from the sums, one wander, seek) under a weighted sum, and no
-    /// behaviour reads neighbour records.
+    /// flocking trio from the sums, one wander, seek, and up to [`MAX_OWN`] of the
+    /// scene's: field following, wall and obstacle avoidance, containment) under a
+    /// weighted sum, and no behaviour reads neighbour records.
     fn program(config: &GroupConfig, route: NeighbourRoute) -> Option<Program> {
         if config.movement != Movement::Steering
             || config.combination != Combination::WeightedSum
@@ -311,6 +361,12 @@ impl GroupPlan {
                 Behaviour::Cohesion => Term::Cohesion,
                 Behaviour::Wander(p) => Term::Wander(p),
                 Behaviour::Seek => Term::Seek,
+                Behaviour::FollowField { field, params } => {
+                    Term::Own(OwnTerm::FollowField { field, params })
+                }
+                Behaviour::WallAvoidance(p) => Term::Own(OwnTerm::WallAvoidance(p)),
+                Behaviour::ObstacleAvoidance(p) => Term::Own(OwnTerm::ObstacleAvoidance(p)),
+                Behaviour::Containment(p) => Term::Own(OwnTerm::Containment(p)),
                 _ => return None,
             };
             Some((term, b.weight))
@@ -383,6 +439,14 @@ mod tests {
         assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS]).is_some());
         assert!(Program::new([(Term::Seek, 1.0); MAX_TERMS + 1]).is_none());
         assert_eq!(Program::new([(Term::Seek, 1.0)]).unwrap().wander(), None);
+        // At most three terms of the agents' own.
+        let walls = Term::Own(OwnTerm::WallAvoidance(WallAvoidanceParams::default()));
+        let own = Program::new([(walls, 1.0), (Term::Seek, 1.0), (walls, 2.0)]).unwrap();
+        assert!(own.owns());
+        assert_eq!(own.own().count(), 2);
+        assert!(!p.owns());
+        assert!(Program::new([(walls, 1.0); MAX_OWN]).is_some());
+        assert!(Program::new([(walls, 1.0); MAX_OWN + 1]).is_none());
     }
 
     #[test]
@@ -466,6 +530,37 @@ mod tests {
         // A lone cohesion reads records.
         assert_eq!(
             plan(GroupConfig::new("c").with(Behaviour::Cohesion, 1.0)),
+            Kernel::PerAgent
+        );
+        // The scene's behaviours are the agents' own terms, up to three of them.
+        let field = Behaviour::FollowField {
+            field: FieldId::of_world(0, crate::agents::WorldTag::NONE),
+            params: FollowFieldParams::default(),
+        };
+        let evacuees = GroupConfig::new("e").with(field, 1.0).with(sep, 1.5).with(
+            Behaviour::WallAvoidance(WallAvoidanceParams::default()),
+            2.0,
+        );
+        assert!(matches!(plan(evacuees.clone()), Kernel::Four(p) if p.owns()));
+        let four_own = evacuees
+            .clone()
+            .with(Behaviour::ObstacleAvoidance(Default::default()), 1.0);
+        assert!(matches!(plan(four_own.clone()), Kernel::Four(p) if p.owns()));
+        assert_eq!(
+            plan(four_own.with(
+                Behaviour::Containment(ContainmentParams {
+                    region: crate::behaviours::containment::Region::Circle {
+                        centre: glam::Vec2::ZERO,
+                        radius: 5.0,
+                    },
+                    lookahead: 1.0,
+                }),
+                1.0
+            )),
+            Kernel::PerAgent
+        );
+        assert_eq!(
+            plan(evacuees.avoiding(AvoidanceParams::default())),
             Kernel::PerAgent
         );
     }

@@ -97,6 +97,112 @@ fn four_agent_kernel_equals_the_per_agent_one() {
 }
 
 #[test]
+fn four_agent_kernel_follows_fields_as_the_per_agent_one() {
+    // A walled room with a pillar, a goal field to a box at its east side, and two
+    // groups of lane programs with terms of the agents' own: field following,
+    // separation, wall and obstacle avoidance; and field following (slowing into
+    // the goal) with containment, wander and seek. Some agents have targets of
+    // their own (a point, another agent), some start in the goal, some still (their
+    // forward from the heading), some with no force to spare: four rows at a time
+    // and one at a time give the same states.
+    use crate::behaviours::containment::{ContainmentParams, Region};
+    use crate::behaviours::field::FollowFieldParams;
+    use crate::scene::{FieldSpec, Goal, Obstacle, Wall};
+    let build = |four: bool| {
+        let mut w = seeded(3, IndexKind::Grid);
+        let wall = |a: (f32, f32), b: (f32, f32)| {
+            Wall::new(Vec2::new(a.0, a.1), Vec2::new(b.0, b.1)).unwrap()
+        };
+        w.set_walls(&[
+            wall((0.0, 0.0), (20.0, 0.0)),
+            wall((20.0, 0.0), (20.0, 14.0)),
+            wall((20.0, 14.0), (0.0, 14.0)),
+            wall((0.0, 14.0), (0.0, 0.0)),
+            // A partition with a door from y = 6 to 8.
+            wall((10.0, 0.0), (10.0, 6.0)),
+            wall((10.0, 8.0), (10.0, 14.0)),
+        ])
+        .unwrap();
+        w.set_obstacles(&[Obstacle::new(Vec2::new(5.0, 7.0), 1.0).unwrap()])
+            .unwrap();
+        let spec = FieldSpec::new(
+            vec![Goal::Box(Vec2::new(17.0, 5.0), Vec2::new(19.5, 9.0))],
+            0.3,
+        )
+        .with_bounds(Vec2::ZERO, Vec2::new(20.0, 14.0));
+        let field = w.add_goal_field(spec).unwrap();
+        let follow = |slowing_radius| Behaviour::FollowField {
+            field,
+            params: FollowFieldParams { slowing_radius },
+        };
+        let a = w
+            .add_group(
+                GroupConfig::new("walkers")
+                    .with(follow(0.0), 1.0)
+                    .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+                    .with(Behaviour::WallAvoidance(Default::default()), 2.0)
+                    .with(Behaviour::ObstacleAvoidance(Default::default()), 1.0)
+                    .neighbours(1.5, 6),
+            )
+            .unwrap();
+        let contained = ContainmentParams {
+            region: Region::Box {
+                min: Vec2::new(0.5, 0.5),
+                max: Vec2::new(19.5, 13.5),
+            },
+            lookahead: 1.0,
+        };
+        let b = w
+            .add_group(
+                GroupConfig::new("strollers")
+                    .with(Behaviour::Wander(WanderParams::default()), 0.3)
+                    .with(follow(2.0), 1.0)
+                    .with(Behaviour::Containment(contained), 0.8)
+                    .with(Behaviour::Seek, 0.2),
+            )
+            .unwrap();
+        for i in 0..400 {
+            let k = i as f32;
+            let p = Vec2::new(0.6 + (k * 0.73) % 18.8, 0.6 + (k * 0.41) % 12.8);
+            w.spawn(AgentSpec::new(if i % 3 == 0 { b } else { a }, p))
+                .unwrap();
+        }
+        let ids = w.ids().to_vec();
+        for (i, &id) in ids.iter().enumerate() {
+            let target = match i % 7 {
+                0 => Target::Point(Vec2::new(18.0, 7.0)),
+                1 => Target::Agent(ids[(i * 11) % ids.len()]),
+                _ => Target::None,
+            };
+            w.set_target(id, target).unwrap();
+            if i % 4 == 0 {
+                w.set_velocity(id, Vec2::new(0.3, -0.2)).unwrap();
+            }
+            if i % 13 == 0 {
+                w.set_limits(id, 1.0, 2.0, 0.0).unwrap();
+            }
+        }
+        for plan in &mut w.plans {
+            assert!(matches!(&plan.kernel, Kernel::Four(p) if p.owns()));
+            if !four {
+                plan.kernel = Kernel::PerAgent;
+            }
+        }
+        w
+    };
+    let (mut a, mut b) = (build(true), build(false));
+    let east = |w: &World| w.positions().iter().filter(|p| p.x > 10.0).count();
+    let before = east(&a);
+    for _ in 0..60 {
+        a.step(0.05).unwrap();
+        b.step(0.05).unwrap();
+        assert_eq!(a.state_hash(), b.state_hash());
+    }
+    // The field leads them through the door.
+    assert!(east(&a) > before + 20, "{before} -> {}", east(&a));
+}
+
+#[test]
 fn column_sums_equal_the_record_path() {
     for index in [IndexKind::KdTree, IndexKind::Grid] {
         for flocking in [true, false] {
