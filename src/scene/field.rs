@@ -753,12 +753,11 @@ impl GoalField {
         let i = (u.y as u32 as usize)
             .saturating_mul(self.cols)
             .saturating_add(u.x as u32 as usize);
-        for j in [i, i.saturating_add(self.cols)] {
-            // The row's two cells, whose lines are one or two.
-            if let Some(pair) = self.cells.get(j..j.saturating_add(2)) {
-                for c in pair {
-                    cache_hint(c);
-                }
+        // The two cells of each row, whose lines are one or two.
+        let below = i.saturating_add(self.cols);
+        for j in [i, i.saturating_add(1), below, below.saturating_add(1)] {
+            if let Some(c) = self.cells.get(j) {
+                cache_hint(c);
             }
         }
     }

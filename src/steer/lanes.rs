@@ -69,7 +69,6 @@ pub(crate) struct Output {
 /// whether it has any (compiled apart, so that a program without them carries
 /// nothing of theirs).
 #[must_use]
-#[inline(always)]
 pub(crate) fn lane_forces<const OWN: bool>(
     program: &Program,
     b: &Input,

@@ -56,8 +56,9 @@ pub(crate) enum OwnTerm {
 pub(crate) struct Program {
     terms: [(Term, f32); MAX_TERMS],
     len: usize,
-    /// How many of the terms are [`Term::Own`].
-    own: usize,
+    /// The [`Term::Own`] terms, in order, and how many.
+    own: [OwnTerm; MAX_OWN],
+    owned: usize,
 }
 
 impl Program {
@@ -67,37 +68,34 @@ impl Program {
         let mut p = Self {
             terms: [(Term::Seek, 0.0); MAX_TERMS],
             len: 0,
-            own: 0,
+            own: [OwnTerm::WallAvoidance(WallAvoidanceParams::default()); MAX_OWN],
+            owned: 0,
         };
         for t in terms {
             *p.terms.get_mut(p.len)? = t;
             p.len += 1;
+            if let (Term::Own(o), _) = t {
+                *p.own.get_mut(p.owned)? = o;
+                p.owned += 1;
+            }
         }
         let wanders = p
             .terms()
             .iter()
             .filter(|(t, _)| matches!(t, Term::Wander(_)));
-        let wanders = wanders.count();
-        p.own = p
-            .terms()
-            .iter()
-            .filter(|(t, _)| matches!(t, Term::Own(_)))
-            .count();
-        (wanders <= 1 && p.own <= MAX_OWN).then_some(p)
+        (wanders.count() <= 1).then_some(p)
     }
 
     /// Whether some term is one each agent computes on its own.
     #[inline]
     pub(crate) fn owns(&self) -> bool {
-        self.own > 0
+        self.owned > 0
     }
 
     /// The terms each agent computes on its own, in order.
-    pub(crate) fn own(&self) -> impl Iterator<Item = &OwnTerm> {
-        self.terms().iter().filter_map(|(t, _)| match t {
-            Term::Own(o) => Some(o),
-            _ => None,
-        })
+    #[inline]
+    pub(crate) fn own(&self) -> &[OwnTerm] {
+        &self.own[..self.owned]
     }
 
     /// The terms, in order.
@@ -443,7 +441,7 @@ mod tests {
         let walls = Term::Own(OwnTerm::WallAvoidance(WallAvoidanceParams::default()));
         let own = Program::new([(walls, 1.0), (Term::Seek, 1.0), (walls, 2.0)]).unwrap();
         assert!(own.owns());
-        assert_eq!(own.own().count(), 2);
+        assert_eq!(own.own().len(), 2);
         assert!(!p.owns());
         assert!(Program::new([(walls, 1.0); MAX_OWN]).is_some());
         assert!(Program::new([(walls, 1.0); MAX_OWN + 1]).is_none());
