@@ -90,6 +90,8 @@ pub const CHUNK_ROWS: usize = 128;
 /// The scan works on groups of this many entries (one vector of `f32`); entry arrays
 /// carry this many never-matching entries at their end to keep it in bounds.
 const GROUP: usize = 4;
+// The scan's compaction masks a slot with `GROUP - 1`.
+const _: () = assert!(GROUP.is_power_of_two());
 
 /// Which structure answers neighbour queries. Serde: `"kdtree"` | `"grid"`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -351,15 +351,17 @@ fn scan_span(
         mask &= (1 << (e - i).min(GROUP)) - 1;
         // Branch-free compaction: every lane's id is written at the next free slot,
         // which advances only for a match (the number of matches per group is too
-        // irregular for a branch to predict).
-        let Some(out) = hits.get_mut(found..found + GROUP) else {
+        // irregular for a branch to predict). Before lane `l` at most `l` slots are
+        // taken, so the slot is within the group's (`n & (GROUP - 1)` is `n`).
+        let Some(Ok(out)) = hits
+            .get_mut(found..found + GROUP)
+            .map(<&mut [u32; GROUP]>::try_from)
+        else {
             break;
         };
         let mut n = 0;
         for (l, &id) in gi.iter().enumerate() {
-            if let Some(slot) = out.get_mut(n) {
-                *slot = id;
-            }
+            out[n & (GROUP - 1)] = id;
             n += ((mask >> l) & 1) as usize;
         }
         found += n;
