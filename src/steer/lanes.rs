@@ -3,7 +3,7 @@
 //! from the scene (field following, wall and obstacle avoidance, containment),
 //! combined by a weighted sum (the boids of the `flock` profile, the town of
 //! `evacuation`), are steered four agents at a time. Neighbour sums, random draws and
-//! the scene's behaviours ([`own_force`], each by its own scalar formula) stay per
+//! the scene's behaviours ([`own_forces`], each by its own scalar formula) stay per
 //! agent; everything after them runs in vector lanes through each behaviour's
 //! four-lane twin ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which sits beside the
 //! scalar formula in the behaviour's module with the test that ties them. The weighted
