@@ -11,7 +11,7 @@ use crate::rng::uniform;
 use crate::spatial::{BatchNeighbours, NeighbourQuery, CHUNK_ROWS};
 use crate::steer::candidate_sums_x4;
 use crate::steer::plan::{Kernel, NeighbourRoute};
-use crate::{AgentSpec, Behaviour, Target};
+use crate::{AgentId, AgentSpec, Behaviour, Target};
 
 /// A dense crowd whose group's neighbours are only read as sums (without records)
 /// and, when `records`, the same crowd made to build neighbour records and compute
@@ -46,6 +46,27 @@ fn crowd(records: bool, index: IndexKind, flocking: bool) -> World {
     w
 }
 
+/// Gives each agent of `w` (the `i`-th, standing `here`) the target `target(i, ids,
+/// here)`, sets every `moving`-th one moving at (0.3, -0.2) (the others still: their
+/// forward from the heading) and leaves every `spent`-th no force to spare.
+fn vary_agents(
+    w: &mut World,
+    target: impl Fn(usize, &[AgentId], Vec2) -> Target,
+    (moving, spent): (usize, usize),
+) {
+    let ids = w.ids().to_vec();
+    for (i, &id) in ids.iter().enumerate() {
+        w.set_target(id, target(i, &ids, w.position(id).unwrap()))
+            .unwrap();
+        if i % moving == 0 {
+            w.set_velocity(id, Vec2::new(0.3, -0.2)).unwrap();
+        }
+        if i % spent == 0 {
+            w.set_limits(id, 1.0, 2.0, 0.0).unwrap();
+        }
+    }
+}
+
 #[test]
 fn four_agent_kernel_equals_the_per_agent_one() {
     // The crowd of `crowd` plus a seek with every kind of target (a point, another
@@ -61,22 +82,13 @@ fn four_agent_kernel_equals_the_per_agent_one() {
             probability: 1.0,
         });
         w.set_group(w.group_id(0), g).unwrap();
-        let ids = w.ids().to_vec();
-        for (i, &id) in ids.iter().enumerate() {
-            let target = match i % 5 {
-                0 => Target::Point(Vec2::new(7.0, 5.0)),
-                1 => Target::Agent(ids[(i * 7) % ids.len()]),
-                2 => Target::Point(w.position(id).unwrap()),
-                _ => Target::None,
-            };
-            w.set_target(id, target).unwrap();
-            if i % 3 == 0 {
-                w.set_velocity(id, Vec2::new(0.3, -0.2)).unwrap();
-            }
-            if i % 11 == 0 {
-                w.set_limits(id, 1.0, 2.0, 0.0).unwrap();
-            }
-        }
+        let target = |i: usize, ids: &[AgentId], here: Vec2| match i % 5 {
+            0 => Target::Point(Vec2::new(7.0, 5.0)),
+            1 => Target::Agent(ids[(i * 7) % ids.len()]),
+            2 => Target::Point(here),
+            _ => Target::None,
+        };
+        vary_agents(&mut w, target, (3, 11));
         assert!(matches!(w.plans[0].kernel, Kernel::Four(_)));
         if !four {
             w.plans[0].kernel = Kernel::PerAgent;
@@ -167,21 +179,12 @@ fn four_agent_kernel_follows_fields_as_the_per_agent_one() {
             w.spawn(AgentSpec::new(if i % 3 == 0 { b } else { a }, p))
                 .unwrap();
         }
-        let ids = w.ids().to_vec();
-        for (i, &id) in ids.iter().enumerate() {
-            let target = match i % 7 {
-                0 => Target::Point(Vec2::new(18.0, 7.0)),
-                1 => Target::Agent(ids[(i * 11) % ids.len()]),
-                _ => Target::None,
-            };
-            w.set_target(id, target).unwrap();
-            if i % 4 == 0 {
-                w.set_velocity(id, Vec2::new(0.3, -0.2)).unwrap();
-            }
-            if i % 13 == 0 {
-                w.set_limits(id, 1.0, 2.0, 0.0).unwrap();
-            }
-        }
+        let target = |i: usize, ids: &[AgentId], _: Vec2| match i % 7 {
+            0 => Target::Point(Vec2::new(18.0, 7.0)),
+            1 => Target::Agent(ids[(i * 11) % ids.len()]),
+            _ => Target::None,
+        };
+        vary_agents(&mut w, target, (4, 13));
         for plan in &mut w.plans {
             assert!(matches!(&plan.kernel, Kernel::Four(p) if p.owns()));
             if !four {
