@@ -372,14 +372,16 @@ pub(crate) struct FlockSums4 {
     pub count: [f32; crate::math::x4::LANES],
 }
 
-impl FlockSums4 {
-    /// Lane `lane`'s sums.
+impl From<[FlockSums; crate::math::x4::LANES]> for FlockSums4 {
+    /// Lane `i` holds `sums[i]`.
     #[inline]
-    pub(crate) fn set(&mut self, lane: usize, s: &FlockSums) {
-        self.push.set(lane, s.push);
-        self.headings.set(lane, s.headings);
-        self.positions.set(lane, s.positions);
-        self.count[lane] = s.count as f32;
+    fn from(sums: [FlockSums; crate::math::x4::LANES]) -> Self {
+        Self {
+            push: sums.map(|s| s.push).into(),
+            headings: sums.map(|s| s.headings).into(),
+            positions: sums.map(|s| s.positions).into(),
+            count: sums.map(|s| s.count as f32),
+        }
     }
 }
 

@@ -184,6 +184,16 @@ pub(crate) struct Xy4 {
     pub y: [f32; LANES],
 }
 
+impl From<[Vec2; LANES]> for Xy4 {
+    #[inline]
+    fn from(v: [Vec2; LANES]) -> Self {
+        Self {
+            x: v.map(|v| v.x),
+            y: v.map(|v| v.y),
+        }
+    }
+}
+
 impl Xy4 {
     #[inline]
     pub fn set(&mut self, lane: usize, v: Vec2) {

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Obstacle, Wall};
 use crate::error::{Result, ThrongError};
+use crate::math::x4::{Vec2x4, LANES};
 
 /// The most cells a field may have (a 8,192 × 8,192 grid, about 810 MB at 12 bytes
 /// and a bit a cell): a larger one is refused before anything is allocated.
@@ -674,6 +675,92 @@ impl GoalField {
         self.sample_anywhere(p)
     }
 
+    /// [`Self::sample`] at four points, one a lane: the four blends' arithmetic in the
+    /// lanes of vectors (the weights, the sums in the cells' order, the direction's
+    /// normalisation as glam's `normalize_or_zero` makes it, the distance's division),
+    /// the same operations in the same order as four samples, so bit for bit the same
+    /// answers (`tests::four_samples_equal_four_single_ones`). A point off the inner
+    /// path (its four cells not all on the grid), or whose cells the lanes cannot
+    /// settle (none reached, or directions that cancel), takes [`Self::sample`].
+    #[must_use]
+    pub(crate) fn sample4(&self, p: [Vec2; LANES]) -> [FieldSample; LANES] {
+        use wide::f32x4;
+        let (origin, inv, half) = (
+            Vec2x4::splat(self.origin),
+            f32x4::splat(self.inv_cell),
+            f32x4::splat(0.5),
+        );
+        // `(p - origin) * inv_cell - 0.5`, as `sample` makes it.
+        let u = Vec2x4::load(&p).sub(origin).scale(inv);
+        let (ux, uy) = ((u.x - half).to_array(), (u.y - half).to_array());
+        // Per lane, as `sample`'s inner path: its four cells, each read as a vector
+        // (x, y, distance and the next cell's x; unreached where the lane is off that
+        // path or a cell is the grid's last), and its lower corner.
+        let floats: &[f32] = bytemuck::cast_slice(&self.cells);
+        // Cells `i` and `i + 1` as two vectors, from one read of seven floats.
+        let pair = |i: usize| {
+            let v: &[f32; 7] = floats.get(i * 3..i * 3 + 7)?.try_into().ok()?;
+            Some((
+                f32x4::new([v[0], v[1], v[2], v[3]]),
+                f32x4::new([v[3], v[4], v[5], v[6]]),
+            ))
+        };
+        let unreached = f32x4::new([0.0, 0.0, f32::INFINITY, 0.0]);
+        let mut cells = [[unreached; LANES]; 4];
+        let (mut fx, mut fy) = ([0.0; LANES], [0.0; LANES]);
+        let mut inner = [false; LANES];
+        for l in 0..LANES {
+            let (x, y) = (ux[l] as u32 as usize, uy[l] as u32 as usize);
+            if !(ux[l] >= 0.0 && uy[l] >= 0.0 && x + 1 < self.cols && y + 1 < self.rows) {
+                continue;
+            }
+            let (i, j) = (y * self.cols + x, (y + 1) * self.cols + x);
+            if let (Some((a, b)), Some((c, d))) = (pair(i), pair(j)) {
+                (cells[0][l], cells[1][l], cells[2][l], cells[3][l]) = (a, b, c, d);
+                (fx[l], fy[l], inner[l]) = (x as f32, y as f32, true);
+            }
+        }
+        // `blend`'s weights and `BlendSums`' sums, lane by lane.
+        let (tx, ty) = ((u.x - half) - f32x4::new(fx), (u.y - half) - f32x4::new(fy));
+        let one = f32x4::splat(1.0);
+        let (wx, wy) = ([one - tx, tx], [one - ty, ty]);
+        let weights = [wx[0] * wy[0], wx[1] * wy[0], wx[0] * wy[1], wx[1] * wy[1]];
+        let zero = f32x4::ZERO;
+        let (mut weight, mut sum_dist, mut sum_x, mut sum_y, mut at_goal) =
+            (zero, zero, zero, zero, zero);
+        for (weights, lanes) in weights.into_iter().zip(cells) {
+            // Lane by lane: the cell's x, y and distance.
+            let [x, y, d, _] = f32x4::transpose(lanes);
+            let reached = d.is_finite();
+            let w = weights & reached;
+            weight += w;
+            sum_dist += w * (d & reached);
+            sum_x += w * (x & reached);
+            sum_y += w * (y & reached);
+            at_goal += w & d.simd_eq(zero);
+        }
+        // glam's `normalize_or_zero`: `v * (1 / |v|)` where that factor is finite and
+        // positive.
+        let rcp = one / (sum_x * sum_x + sum_y * sum_y).sqrt();
+        let unit = rcp.is_finite() & rcp.simd_gt(zero);
+        let (dx, dy) = ((sum_x * rcp).to_array(), (sum_y * rcp).to_array());
+        let distance = (sum_dist / weight).to_array();
+        let goal = at_goal.simd_ge(weight * half).to_bitmask();
+        let settled = (weight.simd_gt(zero) & (unit | at_goal.simd_ge(weight * half))).to_bitmask();
+        std::array::from_fn(|l| {
+            if !inner[l] || settled >> l & 1 == 0 {
+                self.sample(p[l])
+            } else if goal >> l & 1 == 1 {
+                FieldSample::AtGoal
+            } else {
+                FieldSample::Toward {
+                    direction: Vec2::new(dx[l], dy[l]),
+                    distance: distance[l],
+                }
+            }
+        })
+    }
+
     /// [`Self::sample`] at any point: outside the field, on its edges, not finite.
     fn sample_anywhere(&self, p: Vec2) -> FieldSample {
         let (lo, hi) = self.bounds();
@@ -1009,7 +1096,11 @@ impl Marcher {
 
 /// One cell of a field: its travel distance (infinite where blocked or unreached)
 /// and its unit descent direction (zero in goals and where the distance is infinite).
-#[derive(Clone, Copy, Debug, Default)]
+///
+/// Laid out as three `f32` (x, y, distance), so that four samples can read a cell's
+/// three with the next cell's first as one vector ([`GoalField::sample4`]).
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 struct FieldCell {
     dir: Vec2,
     dist: f32,

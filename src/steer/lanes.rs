@@ -3,15 +3,16 @@
 //! from the scene (field following, wall and obstacle avoidance, containment),
 //! combined by a weighted sum (the boids of the `flock` profile, the town of
 //! `evacuation`), are steered four agents at a time. Neighbour sums, random draws and
-//! the scene's behaviours ([`own_forces`], each by its own scalar formula) stay per
-//! agent; everything after them runs in vector lanes through each behaviour's
-//! four-lane twin ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which sits beside the
-//! scalar formula in the behaviour's module with the test that ties them. The weighted
-//! sum and its truncation here are bitwise the per-agent kernel's
+//! the scene's behaviours ([`own_forces`], each by its own scalar formula, from goal
+//! fields sampled four at a time beforehand, bitwise four samples) stay per agent;
+//! everything after them runs in vector lanes through each behaviour's four-lane twin
+//! ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which sits beside the scalar formula
+//! in the behaviour's module with the test that ties them. The weighted sum and its
+//! truncation here are bitwise the per-agent kernel's
 //! (`world::tests::four_agent_kernel_equals_the_per_agent_one`,
 //! `four_agent_kernel_follows_fields_as_the_per_agent_one`). What this saves is
 //! measured in `docs/optimisations.md` (the fourth round; the scene's behaviours:
-//! "Field followers in four lanes").
+//! "Field followers in four lanes", "Four samples at once").
 
 use glam::Vec2;
 use wide::f32x4;
@@ -19,7 +20,7 @@ use wide::f32x4;
 use crate::agents::{BehaviourMemory, SteerOut};
 use crate::behaviours::containment::containment;
 use crate::behaviours::field::follow_field;
-use crate::behaviours::flocking::{forces_x4, FlockSums4};
+use crate::behaviours::flocking::{forces_x4, FlockSums, FlockSums4};
 use crate::behaviours::forward_x4;
 use crate::behaviours::obstacles::obstacle_avoidance;
 use crate::behaviours::targeting::seek_x4;
@@ -27,6 +28,7 @@ use crate::behaviours::walls::wall_avoidance;
 use crate::behaviours::wander::{draw_jitter, wander_x4};
 use crate::math::x4::{Vec2x4, Xy4, LANES};
 use crate::rng::AgentRng;
+use crate::scene::FieldSample;
 
 use super::perceive::{perceive, Flock};
 use super::plan::{OwnTerm, Program, Term, MAX_OWN};
@@ -119,14 +121,14 @@ fn own_forces(
     ctx: &SteerCtx<'_>,
     row: usize,
     program: &Program,
-    target: Option<Vec2>,
+    (target, samples): (Option<Vec2>, &[Option<FieldSample>; MAX_OWN]),
 ) -> [Vec2; MAX_OWN] {
     let me = ctx.state(row);
     let mut forces = [Vec2::ZERO; MAX_OWN];
-    for (force, term) in forces.iter_mut().zip(program.own()) {
+    for ((force, term), sample) in forces.iter_mut().zip(program.own()).zip(samples) {
         *force = match term {
-            OwnTerm::FollowField { field, params } => match ctx.field(*field) {
-                Some(f) => follow_field(&me, f.sample(me.pos), target, params),
+            OwnTerm::FollowField { params, .. } => match sample {
+                Some(s) => follow_field(&me, *s, target, params),
                 None => Vec2::ZERO,
             },
             OwnTerm::WallAvoidance(p) => wall_avoidance(&me, ctx.walls, p),
@@ -137,78 +139,56 @@ fn own_forces(
     forces
 }
 
-/// The steering kernel of four consecutive agents of one group with a lane program:
-/// neighbours, random draws and the agents' own terms per agent, the rest in lanes
-/// ([`lane_forces`]); returns the neighbours they perceived. `OWN`: whether the
-/// program has own terms ([`Program::owns`]). Bitwise the
-/// same outputs, generator states and memories as the per-agent kernel
+/// What the fields that the program's own terms follow say at the four agents from
+/// `row` on, in the terms' order (`None` for the other terms, and for a field the
+/// world does not hold): sampled four at a time
+/// ([`crate::scene::GoalField::sample4`], bitwise four samples), so that
+/// [`own_forces`] need not sample. The four rows exist (the chunk loop took them).
+#[inline(always)]
+fn own_samples(ctx: &SteerCtx<'_>, row: usize, program: &Program) -> Samples {
+    let mut samples = [[None; MAX_OWN]; LANES];
+    let Some(Ok(pos)) = ctx.pos.get(row..row + LANES).map(<[Vec2; LANES]>::try_from) else {
+        return samples;
+    };
+    for (k, term) in program.own().iter().enumerate() {
+        if let OwnTerm::FollowField { field, .. } = term {
+            if let Some(f) = ctx.field(*field) {
+                for (lane, sample) in f.sample4(pos).into_iter().enumerate() {
+                    samples[lane][k] = Some(sample);
+                }
+            }
+        }
+    }
+    samples
+}
+
+/// What [`own_samples`] gives the four agents' own terms.
+type Samples = [[Option<FieldSample>; MAX_OWN]; LANES];
+
+/// The steering kernel of four consecutive agents of one group with a lane program
+/// without own terms: neighbours and random draws per agent, the rest in lanes
+/// ([`lane_forces`]); returns the neighbours they perceived. Bitwise the same
+/// outputs, generator states and memories as the per-agent kernel
 /// ([`super::kernel::steer_one`]) on each of them.
 // Inlined into the chunk loop whatever the size of the per-agent kernel beside it,
 // which otherwise decides it (`docs/optimisations.md`).
 #[inline(always)]
-pub(crate) fn steer_four<const OWN: bool>(
+pub(crate) fn steer_four(
     ctx: &SteerCtx<'_>,
     row: usize,
     program: &Program,
-    (out, rng, memory): (
+    rows: (
         &mut [SteerOut; LANES],
         &mut [AgentRng; LANES],
         &mut [BehaviourMemory; LANES],
     ),
     s: &mut SteerScratch,
 ) -> u64 {
-    let mut input = Input::default();
-    let mut own = [Xy4::default(); MAX_OWN];
-    let mut counts = [0u32; LANES];
-    let wander = program.wander();
-    // The four rows are of one group.
-    let g_idx = ctx.group[row] as usize;
-    input.strength = ctx.plans[g_idx].route.flock_strength();
-    let detours = ctx.detours(g_idx);
-    for i in 0..LANES {
-        let r = row + i;
-        // The flocking sums; the lanes make the forces of them.
-        let seen = perceive(ctx, (g_idx, r), || ctx.state(r), s);
-        counts[i] = seen.count as u32;
-        if let Flock::Sums(sums, _) = seen.flock {
-            input.sums.set(i, &sums);
-        }
-        input.pos.set(i, ctx.pos[r]);
-        input.vel.set(i, ctx.vel[r]);
-        input.heading[i] = ctx.heading[r];
-        input.max_speed[i] = ctx.max_speed[r];
-        input.max_force[i] = ctx.max_force[r];
-        let resolved = ctx.resolve(ctx.target[r]);
-        let target = match resolved {
-            Some(t) if detours => Some(ctx.aim(r, t).pos),
-            t => t.map(|t| t.pos),
-        };
-        if OWN {
-            let forces = own_forces(ctx, r, program, resolved.map(|t| t.pos));
-            for (lanes, force) in own.iter_mut().zip(forces) {
-                lanes.set(i, force);
-            }
-        }
-        input.target.set(i, target.unwrap_or(Vec2::ZERO));
-        input.has_target[i] = if target.is_some() { 1.0 } else { 0.0 };
-        if let Some(p) = wander {
-            input.wander_prev.set(i, memory[i].wander);
-            input
-                .wander_jitter
-                .set(i, draw_jitter(&p, ctx.dt, &mut rng[i]));
-        }
-    }
-    let o = lane_forces::<OWN>(program, &input, &own);
-    for i in 0..LANES {
-        if wander.is_some() {
-            memory[i].wander = o.wander[i];
-        }
-        out[i] = SteerOut::new(o.force[i], 0.0, None);
-    }
-    counts.iter().map(|&c| u64::from(c)).sum()
+    four::<false>(ctx, (row, program), rows, (s, &[[None; MAX_OWN]; LANES]))
 }
 
-/// [`steer_four`] of a program with own terms, out of line: the chunk loop that
+/// [`steer_four`] of a program with own terms ([`Program::owns`]), their fields
+/// sampled four at a time first ([`own_samples`]); out of line: the chunk loop that
 /// inlines the other programs' kernel stays as it is without them.
 #[inline(never)]
 pub(crate) fn steer_four_own(
@@ -222,13 +202,96 @@ pub(crate) fn steer_four_own(
     ),
     s: &mut SteerScratch,
 ) -> u64 {
-    steer_four::<true>(ctx, row, program, rows, s)
+    let samples = own_samples(ctx, row, program);
+    four::<true>(ctx, (row, program), rows, (s, &samples))
+}
+
+/// The kernel of [`steer_four`] and [`steer_four_own`]. `OWN`: whether the program
+/// has own terms, whose fields say `samples`.
+#[inline(always)]
+fn four<const OWN: bool>(
+    ctx: &SteerCtx<'_>,
+    (row, program): (usize, &Program),
+    (out, rng, memory): (
+        &mut [SteerOut; LANES],
+        &mut [AgentRng; LANES],
+        &mut [BehaviourMemory; LANES],
+    ),
+    (s, samples): (&mut SteerScratch, &Samples),
+) -> u64 {
+    // Each lane's input, gathered into arrays and moved into the lanes' input at the
+    // end (filled in place, the input was first zeroed as a whole: a `memset` call
+    // every four agents).
+    let mut own = [Xy4::default(); MAX_OWN];
+    let mut counts = [0u32; LANES];
+    let (mut pos, mut vel, mut target) = (
+        [Vec2::ZERO; LANES],
+        [Vec2::ZERO; LANES],
+        [Vec2::ZERO; LANES],
+    );
+    let (mut heading, mut max_speed, mut max_force, mut has_target) =
+        ([0.0; LANES], [0.0; LANES], [0.0; LANES], [0.0; LANES]);
+    let mut sums = [FlockSums::default(); LANES];
+    let (mut wander_prev, mut wander_jitter) = ([Vec2::ZERO; LANES], [Vec2::ZERO; LANES]);
+    let wander = program.wander();
+    // The four rows are of one group.
+    let g_idx = ctx.group[row] as usize;
+    let detours = ctx.detours(g_idx);
+    for i in 0..LANES {
+        let r = row + i;
+        // The flocking sums; the lanes make the forces of them.
+        let seen = perceive(ctx, (g_idx, r), || ctx.state(r), s);
+        counts[i] = seen.count as u32;
+        if let Flock::Sums(s, _) = seen.flock {
+            sums[i] = s;
+        }
+        (pos[i], vel[i]) = (ctx.pos[r], ctx.vel[r]);
+        (heading[i], max_speed[i], max_force[i]) =
+            (ctx.heading[r], ctx.max_speed[r], ctx.max_force[r]);
+        let resolved = ctx.resolve(ctx.target[r]);
+        let aim = match resolved {
+            Some(t) if detours => Some(ctx.aim(r, t).pos),
+            t => t.map(|t| t.pos),
+        };
+        if OWN {
+            let forces = own_forces(ctx, r, program, (resolved.map(|t| t.pos), &samples[i]));
+            for (lanes, force) in own.iter_mut().zip(forces) {
+                lanes.set(i, force);
+            }
+        }
+        target[i] = aim.unwrap_or(Vec2::ZERO);
+        has_target[i] = if aim.is_some() { 1.0 } else { 0.0 };
+        if let Some(p) = wander {
+            wander_prev[i] = memory[i].wander;
+            wander_jitter[i] = draw_jitter(&p, ctx.dt, &mut rng[i]);
+        }
+    }
+    let input = Input {
+        pos: Xy4::from(pos),
+        vel: Xy4::from(vel),
+        heading,
+        max_speed,
+        max_force,
+        target: Xy4::from(target),
+        has_target,
+        sums: FlockSums4::from(sums),
+        strength: ctx.plans[g_idx].route.flock_strength(),
+        wander_prev: Xy4::from(wander_prev),
+        wander_jitter: Xy4::from(wander_jitter),
+    };
+    let o = lane_forces::<OWN>(program, &input, &own);
+    for i in 0..LANES {
+        if wander.is_some() {
+            memory[i].wander = o.wander[i];
+        }
+        out[i] = SteerOut::new(o.force[i], 0.0, None);
+    }
+    counts.iter().map(|&c| u64::from(c)).sum()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::behaviours::flocking::FlockSums;
 
     #[test]
     fn seek_and_truncation_hand_worked() {
@@ -251,7 +314,6 @@ mod tests {
         {
             b.target.set(lane, t.unwrap_or(Vec2::ZERO));
             b.has_target[lane] = if t.is_some() { 1.0 } else { 0.0 };
-            b.sums.set(lane, &FlockSums::default());
         }
         b.pos.set(2, Vec2::ZERO);
         let p = Program::new([(Term::Seek, 1.0)]).unwrap();

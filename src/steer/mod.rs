@@ -212,7 +212,7 @@ fn steer_chunk(
                 neighbours += if program.owns() {
                     steer_four_own(ctx, row, program, (o, r, m), s)
                 } else {
-                    steer_four::<false>(ctx, row, program, (o, r, m), s)
+                    steer_four(ctx, row, program, (o, r, m), s)
                 };
                 k = end;
                 continue;

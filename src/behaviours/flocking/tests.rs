@@ -130,10 +130,7 @@ fn forces_x4_equal_the_scalar_forces_bitwise() {
             },
             positions: Vec2::new(u(-100.0, 100.0), u(-100.0, 100.0)),
         });
-        let mut four = FlockSums4::default();
-        for (k, s) in sums.iter().enumerate() {
-            four.set(k, s);
-        }
+        let four = FlockSums4::from(sums);
         let (sep, ali, coh) = forces_x4(lanes, &four, p.strength);
         let (sep, ali, coh) = (sep.store(), ali.store(), coh.store());
         let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());

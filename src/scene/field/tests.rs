@@ -476,6 +476,69 @@ fn inner_samples_equal_the_general_path() {
 }
 
 #[test]
+fn four_samples_equal_four_single_ones() {
+    // Two fields over the room with a pillar: its exit box, and two exits on either
+    // side whose basins meet on a ridge down the middle (where the four cells'
+    // directions cancel). Points drawn over the grid and round it (inner cells, edges,
+    // walls' clearances, the goals, the pillar, the ridge), on cell borders and centres
+    // too, four at a time with non-finite ones among them: each lane of `sample4` is
+    // bit for bit `sample` at its point, and every kind of answer comes up.
+    let (walls, obstacles) = room_with_a_pillar();
+    let bounds = (Vec2::splat(-12.0), Vec2::splat(12.0));
+    let exit = vec![Goal::Box(Vec2::new(-2.0, 9.0), Vec2::new(2.0, 11.0))];
+    let sides = vec![
+        Goal::Box(Vec2::new(-7.5, -1.0), Vec2::new(-7.0, 1.0)),
+        Goal::Box(Vec2::new(7.0, -1.0), Vec2::new(7.5, 1.0)),
+    ];
+    let bits = |s: FieldSample| match s {
+        FieldSample::Toward {
+            direction,
+            distance,
+        } => [
+            0,
+            direction.x.to_bits(),
+            direction.y.to_bits(),
+            distance.to_bits(),
+        ],
+        FieldSample::AtGoal => [1; 4],
+        FieldSample::Unreachable => [2; 4],
+    };
+    let mut next = draws(0x3c6e_f372_u32);
+    let mut kinds = [0; 3];
+    for goals in [exit, sides] {
+        let spec = FieldSpec::new(goals, 0.3).with_bounds(bounds.0, bounds.1);
+        let f = GoalField::build(&spec, &walls, &obstacles).unwrap();
+        let (lo, _) = f.bounds();
+        for k in 0..10_000 {
+            let p: [Vec2; LANES] = std::array::from_fn(|l| {
+                let p = Vec2::new(next() * 28.0 - 14.0, next() * 28.0 - 14.0);
+                match (k + l) % 5 {
+                    // On a border between cells, or on a centre.
+                    1 => lo + (((p - lo) / 0.3).floor() + 0.5 * (k % 2) as f32) * 0.3,
+                    // On the ridge between the side exits.
+                    2 => Vec2::new(0.0, p.y),
+                    _ if k % 997 == l => [Vec2::NAN, Vec2::new(0.0, f32::INFINITY)][l % 2],
+                    _ => p,
+                }
+            });
+            let four = f.sample4(p);
+            for l in 0..LANES {
+                let one = f.sample(p[l]);
+                assert_eq!(
+                    bits(four[l]),
+                    bits(one),
+                    "{}: {:?} against {one:?}",
+                    p[l],
+                    four[l]
+                );
+                kinds[bits(one)[0].min(2) as usize] += 1;
+            }
+        }
+    }
+    assert!(kinds.iter().all(|&n| n > 100), "{kinds:?}");
+}
+
+#[test]
 fn quiet_cells_say_only_what_a_sample_would() {
     // A room with a door and a pillar, the goal outside: every point where the quiet
     // bit answers must sample as on its way and farther than asked; most of the room
