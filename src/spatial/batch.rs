@@ -641,7 +641,7 @@ impl BatchNeighbours {
                 (&self.cands, *self.row_cell.get(row - self.rows.start)?)
             }
         };
-        let (unit_xs, unit_ys) = table.unit_vels()?;
+        let (unit_xs, unit_ys) = table.unit_vels().unwrap_or((&[], &[]));
         let (xs, ys, ids) = table.entries();
         let spans = table.spans3(cell)?;
         Some(Candidates {

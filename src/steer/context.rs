@@ -135,10 +135,10 @@ pub(crate) struct SteerCtx<'a> {
     pub sighted_by: &'a [AgentId],
     pub slots: &'a Slots,
     pub index: &'a SpatialIndex,
-    /// Whether some group's flocking sums come from the candidates, which then carry
-    /// the rows' unit velocities (a grid's entries; a tree's chunk candidates,
+    /// Whether some group's three flocking sums come from the candidates, which then
+    /// carry the rows' unit velocities (a grid's entries; a tree's chunk candidates,
     /// gathered with them).
-    pub sums_from_candidates: bool,
+    pub candidates_carry_unit_vels: bool,
     /// The largest neighbour radius of a group that scans (0 when none does).
     pub max_radius: f32,
     /// Whether the avoidance meets only values whose squares cannot overflow

@@ -234,16 +234,16 @@ fn steer_chunk(
 
 /// With the k-d tree, one index query for the chunk's candidates (the grid is scanned
 /// in place): when some row of the chunk scans, with the unit velocities when some
-/// row's flocking sums come from the candidates.
+/// row's three flocking sums come from the candidates.
 fn gather_chunk(ctx: &SteerCtx<'_>, rows: Range<usize>, s: &mut SteerScratch) {
     if ctx.max_radius > 0.0
         && ctx.index.kind() == IndexKind::KdTree
         && rows.clone().any(|r| ctx.plan_of(r).route.scans())
     {
         crate::zone!("chunk tree query");
-        let sums = |r: usize| ctx.plan_of(r).route.sums_from_candidates();
+        let sums = |r: usize| ctx.plan_of(r).route.candidates_carry_unit_vels();
         let unit_vels =
-            (ctx.sums_from_candidates && rows.clone().any(sums)).then_some(ctx.unit_vel);
+            (ctx.candidates_carry_unit_vels && rows.clone().any(sums)).then_some(ctx.unit_vel);
         s.batch
             .gather(ctx.index, ctx.pos, rows, ctx.max_radius, unit_vels);
     }

@@ -88,7 +88,7 @@ pub(crate) fn perceive(
             let q = &s.query(ctx, g_idx);
             let summed = match s.batch.candidates(ctx.index, ctx.pos, row, q) {
                 Some(c) if c.crowded => return crowded_sums(ctx, terms, row, s, q),
-                c => c.and_then(|c| candidate_sums_x4(&c, separation_radii(terms))),
+                c => c.and_then(|c| candidate_sums(&c, terms)),
             };
             match summed {
                 Some(sums) => Perceived {
@@ -179,7 +179,7 @@ fn crowded_sums(
     match s
         .batch
         .candidates(ctx.index, ctx.pos, row, q)
-        .and_then(|c| candidate_sums_x4(&c, separation_radii(terms)))
+        .and_then(|c| candidate_sums(&c, terms))
     {
         Some(sums) => Perceived {
             count: sums.count,
@@ -231,6 +231,16 @@ pub(crate) fn column_sums(
     }
 }
 
+/// [`candidate_sums_x4`] of the group's terms: all three sums, or the separation's
+/// push alone.
+#[inline(always)]
+fn candidate_sums(c: &Candidates<'_>, terms: FlockTerms) -> Option<FlockSums> {
+    match terms {
+        FlockTerms::All(_) => candidate_sums_x4::<true>(c, separation_radii(terms)),
+        FlockTerms::Separation(_) => candidate_sums_x4::<false>(c, separation_radii(terms)),
+    }
+}
+
 /// The [`FlockSums`] of a row over its neighbours among `c` (the candidate entries
 /// around it, with unit velocities) in one pass, without a list of neighbours: entry
 /// `i` of a span is summed in lane `(i - start) % 4`, and the lanes are added as
@@ -245,7 +255,7 @@ pub(crate) fn column_sums(
 /// that saves, and what the one pass saves over the list: `docs/optimisations.md`,
 /// the sixth round and "Candidate sums in whole groups").
 #[inline(always)]
-pub(crate) fn candidate_sums_x4(
+pub(crate) fn candidate_sums_x4<const ALL: bool>(
     c: &Candidates<'_>,
     (sep_r2, min_d2): (f32, f32),
 ) -> Option<FlockSums> {
@@ -269,14 +279,19 @@ pub(crate) fn candidate_sums_x4(
         // span, none per group.
         let n = e.saturating_sub(s);
         let end = s + n.div_ceil(GROUP) * GROUP;
-        let (Some(xs), Some(ys), Some(uxs), Some(uys), Some(ids)) = (
-            c.xs.get(s..end),
-            c.ys.get(s..end),
-            c.unit_xs.get(s..end),
-            c.unit_ys.get(s..end),
-            c.ids.get(s..end),
-        ) else {
+        let (Some(xs), Some(ys), Some(ids)) =
+            (c.xs.get(s..end), c.ys.get(s..end), c.ids.get(s..end))
+        else {
             return None;
+        };
+        // The unit velocities only for all three sums (the push alone needs none).
+        let (uxs, uys) = if ALL {
+            let (Some(uxs), Some(uys)) = (c.unit_xs.get(s..end), c.unit_ys.get(s..end)) else {
+                return None;
+            };
+            (uxs, uys)
+        } else {
+            (xs, ys)
         };
         // `at`: each lane's place in the span; from `n` on, a lane holds the next
         // cell's entries or the padding.
@@ -308,10 +323,12 @@ pub(crate) fn candidate_sums_x4(
             let other = !u32x4::new(*gi).simd_eq(me);
             let hit = d2.simd_le(r2) & cast::<u32x4, f32x4>(other) & cast::<i32x4, f32x4>(tail);
             count -= cast::<f32x4, i32x4>(hit);
-            pos_x += gx & hit;
-            pos_y += gy & hit;
-            head_x += gux & hit;
-            head_y += guy & hit;
+            if ALL {
+                pos_x += gx & hit;
+                pos_y += gy & hit;
+                head_x += gux & hit;
+                head_y += guy & hit;
+            }
             let sep = hit & d2.simd_le(sep_r2);
             close |= sep & d2.simd_lt(min_d2);
             // `away * (1 / |away|²)`, with `away = p - q`.

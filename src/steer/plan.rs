@@ -128,9 +128,11 @@ pub(crate) enum NeighbourRoute {
     /// Only the flocking forces read the neighbours: their sums are read straight
     /// from the agent columns through the scan's rows, bitwise the record path.
     ColumnSums(FlockTerms),
-    /// All three flocking forces and nothing else read the neighbours: their sums are
-    /// made in one pass over the index's candidates, which then carry unit velocities
-    /// (no list, no second loop); a row the pass declines takes [`Self::ColumnSums`].
+    /// Only the flocking forces read the neighbours, and no avoidance: their sums are
+    /// made in one pass over the index's candidates (no list, no second loop), which
+    /// for all three terms carry unit velocities (a lone separation's push needs
+    /// none); a row the pass declines takes [`Self::ColumnSums`]. The lanes' sums
+    /// round differently from the scan order's.
     CandidateSums(FlockTerms),
 }
 
@@ -170,10 +172,8 @@ impl NeighbourRoute {
         // pass makes no list).
         let avoids = config.avoidance.is_some();
         match terms {
-            Some(terms) if !needs_records => match terms {
-                FlockTerms::All(_) if !avoids => Self::CandidateSums(terms),
-                _ => Self::ColumnSums(terms),
-            },
+            Some(terms) if !needs_records && !avoids => Self::CandidateSums(terms),
+            Some(terms) if !needs_records => Self::ColumnSums(terms),
             None if !needs_records => Self::Rows,
             _ => Self::Records(terms),
         }
@@ -184,9 +184,10 @@ impl NeighbourRoute {
         *self != Self::None
     }
 
-    /// Whether the index's candidates must carry the rows' unit velocities.
-    pub(crate) fn sums_from_candidates(&self) -> bool {
-        matches!(self, Self::CandidateSums(_))
+    /// Whether the index's candidates must carry the rows' unit velocities: all three
+    /// flocking sums made from them.
+    pub(crate) fn candidates_carry_unit_vels(&self) -> bool {
+        matches!(self, Self::CandidateSums(FlockTerms::All(_)))
     }
 
     /// The same terms through neighbour records (tests compare the routes).
@@ -470,11 +471,17 @@ mod tests {
             route(&[Behaviour::Cohesion, Behaviour::Alignment]),
             CandidateSums(all)
         );
-        // A lone inverse-distance separation is summed from the columns.
-        assert_eq!(
-            route(std::slice::from_ref(&sep)),
-            ColumnSums(FlockTerms::Separation(p))
-        );
+        // A lone inverse-distance separation: its push alone in one pass over the
+        // candidates (which need no unit velocities for it); beside avoidance, which
+        // reads the scan's rows, summed from the columns through them.
+        let lone = FlockTerms::Separation(p);
+        assert_eq!(route(std::slice::from_ref(&sep)), CandidateSums(lone));
+        assert!(!CandidateSums(lone).candidates_carry_unit_vels());
+        assert!(CandidateSums(all).candidates_carry_unit_vels());
+        let avoiding = GroupConfig::new("g")
+            .with(sep.clone(), 1.0)
+            .avoiding(AvoidanceParams::default());
+        assert_eq!(GroupPlan::of(&avoiding).route, ColumnSums(lone));
         // A lone cohesion or alignment reads records, without summed terms.
         assert_eq!(route(&[Behaviour::Cohesion]), Records(Option::None));
         assert_eq!(

@@ -22,7 +22,7 @@ impl World {
             self.scratch.push(CachePadded::new(scratch));
         }
         let max_radius = self.max_neighbour_radius();
-        let sums_from_candidates = self.sums_from_candidates();
+        let candidates_carry_unit_vels = self.candidates_carry_unit_vels();
         // The written columns move out while the context borrows the rest; they
         // come back below (a move of three words each, no copy).
         let mut out = std::mem::take(&mut self.cols.out);
@@ -37,7 +37,7 @@ impl World {
         let ctx = self.steer_ctx(
             dt,
             max_radius,
-            sums_from_candidates,
+            candidates_carry_unit_vels,
             self.avoidance_fits(dt),
         );
         let written = steer::Written {
@@ -74,7 +74,7 @@ impl World {
         &self,
         dt: f32,
         max_radius: f32,
-        sums_from_candidates: bool,
+        candidates_carry_unit_vels: bool,
         avoidance_fits: bool,
     ) -> SteerCtx<'_> {
         let Columns {
@@ -126,7 +126,7 @@ impl World {
             sighted_by: &self.sighted_by,
             slots: &self.slots,
             index: &self.index,
-            sums_from_candidates,
+            candidates_carry_unit_vels,
             max_radius,
             avoidance_fits,
             dt,

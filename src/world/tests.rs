@@ -39,7 +39,7 @@ fn crowd(records: bool, index: IndexKind, flocking: bool) -> World {
         w.spawn(AgentSpec::new(g, p)).unwrap();
     }
     assert!(!matches!(w.plans[0].route, NeighbourRoute::Records(_)));
-    assert_eq!(w.plans[0].route.sums_from_candidates(), flocking);
+    assert_eq!(w.plans[0].route.candidates_carry_unit_vels(), flocking);
     if records {
         w.plans[0] = w.plans[0].with_records();
     }
@@ -274,7 +274,7 @@ fn candidate_sums_follow_the_record_path_closely() {
             build(index, true, true),
             build(index, false, false),
         );
-        assert!(a.sums_from_candidates() && !b.sums_from_candidates());
+        assert!(a.candidates_carry_unit_vels() && !b.candidates_carry_unit_vels());
         for tick in 0..40 {
             let (sa, sb) = (a.step(0.05).unwrap(), b.step(0.05).unwrap());
             c.step(0.05).unwrap();
@@ -301,7 +301,7 @@ fn candidate_sums_follow_the_record_path_closely() {
                         .filter(|&r| {
                             batch
                                 .candidates(&a.index, &a.cols.pos, r, &q)
-                                .and_then(|c| candidate_sums_x4(&c, sep))
+                                .and_then(|c| candidate_sums_x4::<true>(&c, sep))
                                 .is_some()
                         })
                         .count();
@@ -558,7 +558,7 @@ fn crowded_rows_scanned_first_get_the_one_pass_routes_sums() {
                 let got = sums_of(perceive(&ctx, (0, row), me, &mut s));
                 let q = s.query(&ctx, 0);
                 let c = s.batch.candidates(ctx.index, ctx.pos, row, &q).unwrap();
-                let (crowded, one_pass) = (c.crowded, candidate_sums_x4(&c, sep));
+                let (crowded, one_pass) = (c.crowded, candidate_sums_x4::<true>(&c, sep));
                 let want = match one_pass {
                     Some(sums) => sums,
                     None => sums_of(column_sums(&ctx, terms, row, &mut s, &q, false)),

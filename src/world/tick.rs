@@ -184,18 +184,20 @@ impl World {
     fn rebuild_index(&mut self) {
         crate::zone!("rebuild index");
         let hint = self.max_neighbour_radius();
-        // A grid stores the rows' unit velocities when some group's flocking sums are
-        // read from the candidates.
+        // A grid stores the rows' unit velocities when some group's three flocking sums
+        // are read from the candidates.
         let unit_vels = self
-            .sums_from_candidates()
+            .candidates_carry_unit_vels()
             .then_some(&self.cols.unit_vel[..]);
         self.index.rebuild(&self.cols.pos, unit_vels, hint);
     }
 
-    /// Whether some group's flocking sums are read in one pass over the neighbour
-    /// candidates, which then carry unit velocities.
-    pub(super) fn sums_from_candidates(&self) -> bool {
-        self.plans.iter().any(|p| p.route.sums_from_candidates())
+    /// Whether some group's three flocking sums are read in one pass over the
+    /// neighbour candidates, which then carry unit velocities.
+    pub(super) fn candidates_carry_unit_vels(&self) -> bool {
+        self.plans
+            .iter()
+            .any(|p| p.route.candidates_carry_unit_vels())
     }
 
     /// The largest neighbour radius of a group that scans for neighbours.

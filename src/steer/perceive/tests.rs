@@ -19,7 +19,7 @@ fn sums(
 ) -> Option<FlockSums> {
     batch
         .candidates(index, pos, row, q)
-        .and_then(|c| candidate_sums_x4(&c, sep))
+        .and_then(|c| candidate_sums_x4::<true>(&c, sep))
 }
 
 #[test]
@@ -61,6 +61,20 @@ fn candidate_sums_hand_worked() {
     assert!(sums(&batch, &index, &pos, 0, &q, (0.5, 1.5)).is_some());
     index.rebuild(&pos, None, 3.0);
     assert!(sums(&batch, &index, &pos, 0, &q, sep).is_none());
+    // A lone separation's push needs no unit velocities: the count and the push
+    // alone, and the same refusals.
+    let push = |q: &NeighbourQuery, sep| {
+        let c = batch.candidates(&index, &pos, 0, q)?;
+        candidate_sums_x4::<false>(&c, sep)
+    };
+    let alone = FlockSums {
+        count: 2,
+        push: Vec2::new(-1.0, 0.0),
+        ..FlockSums::default()
+    };
+    assert_eq!(push(&q, sep), Some(alone));
+    assert_eq!(push(&q.at_most(1), sep), None);
+    assert_eq!(push(&q, (2.25, 1.5)), None);
 
     // A tree: the chunk candidates, once gathered with the unit velocities, give
     // the same sums; not before, nor when gathered without them.
@@ -170,13 +184,23 @@ fn check_candidate_sums(kind: IndexKind) -> (usize, usize) {
                 d2 <= sep_r * sep_r && d2 < min_d * min_d
             });
             let c = batch.candidates(&index, &pos, row, &q).unwrap();
-            let Some(s) = candidate_sums_x4(&c, (sep_r * sep_r, min_d * min_d)) else {
+            let Some(s) = candidate_sums_x4::<true>(&c, (sep_r * sep_r, min_d * min_d)) else {
                 assert!(hits.len() > cap || close, "{kind:?} row {row}");
+                let push = candidate_sums_x4::<false>(&c, (sep_r * sep_r, min_d * min_d));
+                assert_eq!(push, None, "{kind:?} row {row}");
                 declined += 1;
                 continue;
             };
             assert!(hits.len() <= cap && !close, "{kind:?} row {row}");
             assert_eq!(s, sums_by_lanes(&c, sep_r * sep_r), "{kind:?} row {row}");
+            // The push alone: the same count and push, bit for bit.
+            let alone = FlockSums {
+                count: s.count,
+                push: s.push,
+                ..FlockSums::default()
+            };
+            let push = candidate_sums_x4::<false>(&c, (sep_r * sep_r, min_d * min_d));
+            assert_eq!(push, Some(alone), "{kind:?} row {row}");
             let get = |i: usize| (pos[hits[i] as usize], unit_vels[hits[i] as usize]);
             let plain = FlockSums::over(p, 0, hits.len(), get, |_| 1, &params);
             assert_eq!(s.count, plain.count);
