@@ -836,10 +836,31 @@ impl GoalField {
     #[inline]
     pub fn prefetch(&self, p: Vec2) {
         let u = (p - self.origin) * self.inv_cell - 0.5;
+        self.prefetch_cells(u.x, u.y);
+    }
+
+    /// [`Self::prefetch`] at four points, their cells found in the lanes of vectors.
+    #[inline]
+    pub(crate) fn prefetch4(&self, p: [Vec2; LANES]) {
+        use wide::f32x4;
+        let half = f32x4::splat(0.5);
+        let u = Vec2x4::load(&p)
+            .sub(Vec2x4::splat(self.origin))
+            .scale(f32x4::splat(self.inv_cell));
+        let (ux, uy) = ((u.x - half).to_array(), (u.y - half).to_array());
+        for (x, y) in ux.into_iter().zip(uy) {
+            self.prefetch_cells(x, y);
+        }
+    }
+
+    /// The hints of [`Self::prefetch`] for the point at `(x, y)` in cells from the
+    /// first cell's centre.
+    #[inline(always)]
+    fn prefetch_cells(&self, x: f32, y: f32) {
         // Through `u32` as in `sample`.
-        let i = (u.y as u32 as usize)
+        let i = (y as u32 as usize)
             .saturating_mul(self.cols)
-            .saturating_add(u.x as u32 as usize);
+            .saturating_add(x as u32 as usize);
         // The two cells of each row, whose lines are one or two.
         let below = i.saturating_add(self.cols);
         for j in [i, i.saturating_add(1), below, below.saturating_add(1)] {
@@ -1148,10 +1169,10 @@ impl BlendSums {
         }
     }
 
-    /// [`Self::scalar`] with the four cells' terms in the lanes of four registers,
-    /// transposed so that each cell's terms are one register, added in the cells'
-    /// order: the same operations in the same order, bit for bit the same sums
-    /// (`tests::blend_sums_in_four_lanes_equal_the_scalar_ones`).
+    /// `Self::scalar` (the tests' reference) with the four cells' terms in the lanes
+    /// of four registers, transposed so that each cell's terms are one register,
+    /// added in the cells' order: the same operations in the same order, bit for
+    /// bit the same sums (`tests::blend_sums_in_four_lanes_equal_the_scalar_ones`).
     #[inline(always)]
     fn x4(weights: [f32; 4], cells: &[FieldCell; 4]) -> Self {
         use wide::f32x4;

@@ -144,15 +144,22 @@ fn own_forces(
 /// world does not hold): sampled four at a time
 /// ([`crate::scene::GoalField::sample4`], bitwise four samples), so that
 /// [`own_forces`] need not sample. The four rows exist (the chunk loop took them).
+/// Each field's cells at the next four rows are asked of the cache (a sample of a
+/// large field waits on memory: `docs/optimisations.md`).
 #[inline(always)]
 fn own_samples(ctx: &SteerCtx<'_>, row: usize, program: &Program) -> Samples {
     let mut samples = [[None; MAX_OWN]; LANES];
-    let Some(Ok(pos)) = ctx.pos.get(row..row + LANES).map(<[Vec2; LANES]>::try_from) else {
+    let four = |from: usize| ctx.pos.get(from..from + LANES)?.try_into().ok();
+    let Some(pos) = four(row) else {
         return samples;
     };
+    let next: Option<[Vec2; LANES]> = four(row + LANES);
     for (k, term) in program.own().iter().enumerate() {
         if let OwnTerm::FollowField { field, .. } = term {
             if let Some(f) = ctx.field(*field) {
+                if let Some(next) = next {
+                    f.prefetch4(next);
+                }
                 for (lane, sample) in f.sample4(pos).into_iter().enumerate() {
                     samples[lane][k] = Some(sample);
                 }

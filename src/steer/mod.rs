@@ -184,9 +184,6 @@ fn steer_chunk(
     let mut k = 0;
     while k < out.len() {
         let row = first + k;
-        if reads_fields {
-            ctx.prefetch_field(row + FIELD_AHEAD);
-        }
         if !thinks(row) {
             k += 1;
             continue;
@@ -203,12 +200,8 @@ fn steer_chunk(
                 rng.get_mut(k..end).and_then(|x| x.try_into().ok()),
                 memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
             ) {
-                if reads_fields {
-                    // The rows after the first, whose cells the loop has not asked for.
-                    for ahead in row + 1..first + end {
-                        ctx.prefetch_field(ahead + FIELD_AHEAD);
-                    }
-                }
+                // A program that follows a field asks for the next four rows' cells
+                // itself (`lanes::own_samples`).
                 neighbours += if program.owns() {
                     steer_four_own(ctx, row, program, (o, r, m), s)
                 } else {
@@ -217,6 +210,9 @@ fn steer_chunk(
                 k = end;
                 continue;
             }
+        }
+        if reads_fields {
+            ctx.prefetch_field(row + FIELD_AHEAD);
         }
         let m = AgentMut {
             rng: &mut rng[k],
