@@ -4,15 +4,15 @@
 /// The cycles of a permutation (rows that stay put left out), found once and
 /// then applied to every column.
 ///
-/// The permutation comes as a re-sort's sorted keys ([`crate::spatial::order`]):
-/// the low 32 bits of the `k`-th are `perm[k]`, the row whose values go to row
-/// `k`. Its cycles are written into the keys' high 32 bits, free once sorted:
-/// entry `t` holds the `t`-th row of the walk, cycle after cycle, and a bit a row
-/// marks each cycle's last. So the cycles take no buffer of their own, and
-/// applying them to a column reads that list front to back and touches the
-/// column at rows known ahead: the column's (random) accesses do not wait on each
-/// other, as they would following `perm` from row to row (a re-sort of 1,000,000
-/// rows took 4x longer that way).
+/// The permutation comes as a re-sort's sorted keys
+/// ([`crate::spatial::spatial_keys`]): the low 32 bits of the `k`-th are `perm[k]`,
+/// the row whose values go to row `k`. Its cycles are written into the keys' high
+/// 32 bits, free once sorted: entry `t` holds the `t`-th row of the walk, cycle
+/// after cycle, and a bit a row marks each cycle's last. So the cycles take no
+/// buffer of their own, and applying them to a column reads that list front to
+/// back and touches the column at rows known ahead: the column's (random) accesses
+/// do not wait on each other, as they would following `perm` from row to row (a
+/// re-sort of 1,000,000 rows took 4x longer that way).
 #[derive(Debug, Default)]
 pub(crate) struct Cycles {
     /// How many entries of the keys the walk fills.
