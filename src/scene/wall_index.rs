@@ -321,6 +321,25 @@ impl WallIndex {
         self.clear_by_cells(point, reach)
     }
 
+    /// [`Self::clear_within`]'s first answer for four points at once: in each lane,
+    /// whether the empty rings around the point's cell keep every wall farther than
+    /// `radius` reaches (so `clear_within` is `true` there). `false` says nothing
+    /// (a wall near, a point on the grid's border cells or off the grid, not finite;
+    /// a NaN radius): `clear_within` tells.
+    /// `tests::open_lanes_are_clear_within`.
+    #[must_use]
+    pub(crate) fn open_x4(&self, p: Vec2x4, radius: f32) -> [bool; LANES] {
+        if radius.is_nan() {
+            return [false; LANES];
+        }
+        let shape = &self.grid.shape;
+        let reach = self.reach(radius);
+        shape.inner_cells_x4(p).map(|cell| {
+            let rings = cell.and_then(|i| self.open.get(i));
+            rings.is_some_and(|&rings| reach <= (f32::from(rings) - 0.5) * shape.cell())
+        })
+    }
+
     /// How far [`Self::clear_within`] looks for `radius` (not NaN): a margin for the
     /// crossing test's end tolerance and rounding.
     fn reach(&self, radius: f32) -> f32 {

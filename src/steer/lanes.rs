@@ -3,8 +3,8 @@
 //! from the scene (field following, wall and obstacle avoidance, containment),
 //! combined by a weighted sum (the boids of the `flock` profile, the town of
 //! `evacuation`), are steered four agents at a time. Neighbour sums, random draws and
-//! the scene's behaviours ([`own_forces`], each by its own scalar formula, from goal
-//! fields sampled four at a time beforehand, bitwise four samples) stay per agent;
+//! the scene's behaviours ([`own_forces`], each by its own scalar formula, told first
+//! what four agents can be told at once: [`own_ahead`]) stay per agent;
 //! everything after them runs in vector lanes through each behaviour's four-lane twin
 //! ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which sits beside the scalar formula
 //! in the behaviour's module with the test that ties them. The weighted sum and its
@@ -121,16 +121,18 @@ fn own_forces(
     ctx: &SteerCtx<'_>,
     row: usize,
     program: &Program,
-    (target, samples): (Option<Vec2>, &[Option<FieldSample>; MAX_OWN]),
+    (target, ahead, lane): (Option<Vec2>, &Ahead, usize),
 ) -> [Vec2; MAX_OWN] {
     let me = ctx.state(row);
     let mut forces = [Vec2::ZERO; MAX_OWN];
-    for ((force, term), sample) in forces.iter_mut().zip(program.own()).zip(samples) {
+    for (k, (force, term)) in forces.iter_mut().zip(program.own()).enumerate() {
         *force = match term {
-            OwnTerm::FollowField { params, .. } => match sample {
-                Some(s) => follow_field(&me, *s, target, params),
+            OwnTerm::FollowField { params, .. } => match ahead.samples[lane][k] {
+                Some(s) => follow_field(&me, s, target, params),
                 None => Vec2::ZERO,
             },
+            // Open ground: no feeler meets a wall.
+            OwnTerm::WallAvoidance(_) if ahead.open[lane][k] => Vec2::ZERO,
             OwnTerm::WallAvoidance(p) => wall_avoidance(&me, ctx.walls, p),
             OwnTerm::ObstacleAvoidance(p) => obstacle_avoidance(&me, ctx.obstacles, p),
             OwnTerm::Containment(p) => containment(&me, p),
@@ -139,38 +141,64 @@ fn own_forces(
     forces
 }
 
-/// What the fields that the program's own terms follow say at the four agents from
-/// `row` on, in the terms' order (`None` for the other terms, and for a field the
-/// world does not hold): sampled four at a time
-/// ([`crate::scene::GoalField::sample4`], bitwise four samples), so that
-/// [`own_forces`] need not sample. The four rows exist (the chunk loop took them).
-/// Each field's cells at the next four rows are asked of the cache (a sample of a
-/// large field waits on memory: `docs/optimisations.md`).
+/// What the four agents' own terms are told before each agent computes them
+/// ([`own_ahead`]): per lane, per own term in the program's order.
+#[derive(Clone, Copy)]
+struct Ahead {
+    /// What the field a follow_field term follows says at the agent (`None` for the
+    /// other terms, and for a field the world does not hold).
+    samples: [[Option<FieldSample>; MAX_OWN]; LANES],
+    /// Whether a wall_avoidance term's feelers are known to meet no wall: open ground
+    /// ([`crate::scene::WallIndex::open_x4`]), where its force is zero.
+    open: [[bool; MAX_OWN]; LANES],
+}
+
+impl Ahead {
+    /// Nothing known: what a program without own terms carries.
+    const NONE: Self = Self {
+        samples: [[None; MAX_OWN]; LANES],
+        open: [[false; MAX_OWN]; LANES],
+    };
+}
+
+/// What the four agents from `row` on can be told of their own terms at once: the
+/// fields they follow sampled four at a time ([`crate::scene::GoalField::sample4`],
+/// bitwise four samples) and whether they stand in open ground for their wall
+/// feelers, in vector lanes; [`own_forces`] then neither samples nor asks the wall
+/// index there. The four rows exist (the chunk loop took them). Each field's cells
+/// at the next four rows are asked of the cache (a sample of a large field waits on
+/// memory: `docs/optimisations.md`).
 #[inline(always)]
-fn own_samples(ctx: &SteerCtx<'_>, row: usize, program: &Program) -> Samples {
-    let mut samples = [[None; MAX_OWN]; LANES];
+fn own_ahead(ctx: &SteerCtx<'_>, row: usize, program: &Program) -> Ahead {
+    let mut ahead = Ahead::NONE;
     let four = |from: usize| ctx.pos.get(from..from + LANES)?.try_into().ok();
     let Some(pos) = four(row) else {
-        return samples;
+        return ahead;
     };
     let next: Option<[Vec2; LANES]> = four(row + LANES);
     for (k, term) in program.own().iter().enumerate() {
-        if let OwnTerm::FollowField { field, .. } = term {
-            if let Some(f) = ctx.field(*field) {
-                if let Some(next) = next {
-                    f.prefetch4(next);
-                }
-                for (lane, sample) in f.sample4(pos).into_iter().enumerate() {
-                    samples[lane][k] = Some(sample);
+        match term {
+            OwnTerm::FollowField { field, .. } => {
+                if let Some(f) = ctx.field(*field) {
+                    if let Some(next) = next {
+                        f.prefetch4(next);
+                    }
+                    for (lane, sample) in f.sample4(pos).into_iter().enumerate() {
+                        ahead.samples[lane][k] = Some(sample);
+                    }
                 }
             }
+            OwnTerm::WallAvoidance(p) => {
+                let open = ctx.walls.open_x4(Vec2x4::load(&pos), p.feeler_length);
+                for (lane, open) in open.into_iter().enumerate() {
+                    ahead.open[lane][k] = open;
+                }
+            }
+            OwnTerm::ObstacleAvoidance(_) | OwnTerm::Containment(_) => {}
         }
     }
-    samples
+    ahead
 }
-
-/// What [`own_samples`] gives the four agents' own terms.
-type Samples = [[Option<FieldSample>; MAX_OWN]; LANES];
 
 /// The steering kernel of four consecutive agents of one group with a lane program
 /// without own terms: neighbours and random draws per agent, the rest in lanes
@@ -191,11 +219,11 @@ pub(crate) fn steer_four(
     ),
     s: &mut SteerScratch,
 ) -> u64 {
-    four::<false>(ctx, (row, program), rows, (s, &[[None; MAX_OWN]; LANES]))
+    four::<false>(ctx, (row, program), rows, (s, &Ahead::NONE))
 }
 
 /// [`steer_four`] of a program with own terms ([`Program::owns`]), their fields
-/// sampled four at a time first ([`own_samples`]); out of line: the chunk loop that
+/// told what they can be at once first ([`own_ahead`]); out of line: the chunk loop that
 /// inlines the other programs' kernel stays as it is without them.
 #[inline(never)]
 pub(crate) fn steer_four_own(
@@ -209,12 +237,12 @@ pub(crate) fn steer_four_own(
     ),
     s: &mut SteerScratch,
 ) -> u64 {
-    let samples = own_samples(ctx, row, program);
-    four::<true>(ctx, (row, program), rows, (s, &samples))
+    let ahead = own_ahead(ctx, row, program);
+    four::<true>(ctx, (row, program), rows, (s, &ahead))
 }
 
 /// The kernel of [`steer_four`] and [`steer_four_own`]. `OWN`: whether the program
-/// has own terms, whose fields say `samples`.
+/// has own terms, told `ahead`.
 #[inline(always)]
 fn four<const OWN: bool>(
     ctx: &SteerCtx<'_>,
@@ -224,7 +252,7 @@ fn four<const OWN: bool>(
         &mut [AgentRng; LANES],
         &mut [BehaviourMemory; LANES],
     ),
-    (s, samples): (&mut SteerScratch, &Samples),
+    (s, ahead): (&mut SteerScratch, &Ahead),
 ) -> u64 {
     // Each lane's input, gathered into arrays and moved into the lanes' input at the
     // end (filled in place, the input was first zeroed as a whole: a `memset` call
@@ -261,7 +289,7 @@ fn four<const OWN: bool>(
             t => t.map(|t| t.pos),
         };
         if OWN {
-            let forces = own_forces(ctx, r, program, (resolved.map(|t| t.pos), &samples[i]));
+            let forces = own_forces(ctx, r, program, (resolved.map(|t| t.pos), ahead, i));
             for (lanes, force) in own.iter_mut().zip(forces) {
                 lanes.set(i, force);
             }

@@ -201,7 +201,7 @@ fn steer_chunk(
                 memory.get_mut(k..end).and_then(|x| x.try_into().ok()),
             ) {
                 // A program that follows a field asks for the next four rows' cells
-                // itself (`lanes::own_samples`).
+                // itself (`lanes::own_ahead`).
                 neighbours += if program.owns() {
                     steer_four_own(ctx, row, program, (o, r, m), s)
                 } else {

@@ -206,6 +206,83 @@ fn four_agent_kernel_follows_fields_as_the_per_agent_one() {
 }
 
 #[test]
+fn four_agent_kernel_in_open_ground_skips_the_feelers_as_the_per_agent_one() {
+    // A walled square of 120 m with short walls about it and a goal field to its
+    // middle: most walkers stand in open ground, where four at a time are told their
+    // feelers meet no wall (`lanes::own_ahead`), the rest near a wall. Four rows at a
+    // time and one at a time give the same states.
+    use crate::math::x4::Vec2x4;
+    use crate::scene::{FieldSpec, Goal, Wall};
+    let build = |four: bool| {
+        let mut w = seeded(5, IndexKind::Grid);
+        let wall = |a: (f32, f32), b: (f32, f32)| {
+            Wall::new(Vec2::new(a.0, a.1), Vec2::new(b.0, b.1)).unwrap()
+        };
+        // The square, and a short wall in each of its 5 x 5 blocks.
+        let mut walls = vec![
+            wall((0.0, 0.0), (120.0, 0.0)),
+            wall((120.0, 0.0), (120.0, 120.0)),
+            wall((120.0, 120.0), (0.0, 120.0)),
+            wall((0.0, 120.0), (0.0, 0.0)),
+        ];
+        for i in 0..25 {
+            let (x, y) = (12.0 + 24.0 * (i % 5) as f32, 12.0 + 24.0 * (i / 5) as f32);
+            walls.push(wall((x - 2.0, y), (x + 2.0, y)));
+        }
+        w.set_walls(&walls).unwrap();
+        let spec = FieldSpec::new(
+            vec![Goal::Box(Vec2::new(58.0, 58.0), Vec2::new(62.0, 62.0))],
+            1.0,
+        )
+        .with_bounds(Vec2::ZERO, Vec2::splat(120.0));
+        let field = w.add_goal_field(spec).unwrap();
+        let g = w
+            .add_group(
+                GroupConfig::new("walkers")
+                    .with(
+                        Behaviour::FollowField {
+                            field,
+                            params: Default::default(),
+                        },
+                        1.0,
+                    )
+                    .with(Behaviour::Separation(SeparationParams::default()), 1.5)
+                    .with(Behaviour::WallAvoidance(Default::default()), 2.0)
+                    .neighbours(1.5, 6),
+            )
+            .unwrap();
+        for i in 0..800 {
+            let k = i as f32;
+            let p = Vec2::new(0.6 + (k * 7.3) % 118.8, 0.6 + (k * 4.1) % 118.8);
+            w.spawn(AgentSpec::new(g, p)).unwrap();
+        }
+        vary_agents(&mut w, |_, _, _| Target::None, (3, 11));
+        if !four {
+            w.plans[0].kernel = Kernel::PerAgent;
+        }
+        w
+    };
+    let (mut a, mut b) = (build(true), build(false));
+    // Open ground, told four at a time, and walls near.
+    let feelers = crate::behaviours::walls::WallAvoidanceParams::default().feeler_length;
+    let open = a
+        .positions()
+        .chunks_exact(4)
+        .flat_map(|p| {
+            a.walls
+                .open_x4(Vec2x4::load(p.try_into().unwrap()), feelers)
+        })
+        .filter(|&open| open)
+        .count();
+    assert!(open > 400 && open < 780, "{open} of 800 in open ground");
+    for _ in 0..30 {
+        a.step(0.05).unwrap();
+        b.step(0.05).unwrap();
+        assert_eq!(a.state_hash(), b.state_hash());
+    }
+}
+
+#[test]
 fn column_sums_equal_the_record_path() {
     for index in [IndexKind::KdTree, IndexKind::Grid] {
         for flocking in [true, false] {

@@ -219,6 +219,54 @@ fn open_rings_answer_as_the_cells_do() {
 }
 
 #[test]
+fn open_lanes_are_clear_within() {
+    // Four points at a time over the square of mixed walls and round it (cell
+    // borders among them, and non-finite ones), radii from 0 to two cells and NaN:
+    // a lane `open_x4` calls open is clear by `clear_within`, and it calls open the
+    // points off the grid's border cells that the rings answer for `clear_within`.
+    let idx = WallIndex::new(&mixed_walls(4)).unwrap();
+    let (lo, hi) = (idx.grid.shape.min(), idx.grid.shape.max());
+    let cell = idx.cell_size();
+    let mut rng = agent_rng(11, 4);
+    let (mut open, mut by_rings) = (0, 0);
+    for k in 0..5_000 {
+        let span = hi - lo;
+        let four: [Vec2; LANES] = std::array::from_fn(|l| {
+            let p = Vec2::new(
+                uniform(&mut rng, lo.x - 0.1 * span.x, hi.x + 0.1 * span.x),
+                uniform(&mut rng, lo.y - 0.1 * span.y, hi.y + 0.1 * span.y),
+            );
+            match (k + l) % 7 {
+                0 => lo + ((p - lo) / cell).round() * cell,
+                1 if k % 50 == 0 => Vec2::new(f32::NAN, p.y),
+                _ => p,
+            }
+        });
+        let r = if k % 97 == 0 {
+            f32::NAN
+        } else {
+            uniform(&mut rng, 0.0, 2.0 * cell)
+        };
+        for (p, lane) in four.iter().zip(idx.open_x4(Vec2x4::load(&four), r)) {
+            if lane {
+                assert!(idx.clear_within(*p, r), "{p} {r}");
+                open += 1;
+            }
+            let inner = p.cmpgt(lo + cell).all() && p.cmplt(hi - cell).all();
+            if inner && !r.is_nan() {
+                let (cx, cy) = idx.grid.shape.cell_of(*p);
+                let rings = idx.open[idx.grid.shape.index(cx, cy)];
+                by_rings += usize::from(idx.reach(r) <= (f32::from(rings) - 0.5) * cell);
+            }
+        }
+    }
+    assert!(
+        open > 3_000 && open * 100 >= by_rings * 99,
+        "{open} open of {by_rings}"
+    );
+}
+
+#[test]
 fn clear_points_see_no_wall_within_the_radius() {
     // Wherever `clear_within` says clear, no ray of that length from the point
     // meets a wall (brute force, 64 directions and the exact diagonal ones); and
