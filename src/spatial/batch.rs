@@ -116,10 +116,10 @@ pub struct BatchNeighbours {
     over_cap: bool,
 }
 
-/// The candidate entries around one row, with their rows' unit velocities, for a sum
-/// over the neighbours in one pass without a list (the flocking sums:
-/// `candidate_sums_x4` in the steering stage). Entry arrays are each followed
-/// by [`super::GROUP`] never-matching entries.
+/// The candidate entries around one row, with their rows' unit velocities where the
+/// table carries them (empty otherwise), for a sum over the neighbours in one pass
+/// without a list (the flocking sums: `candidate_sums_x4` in the steering stage).
+/// Entry arrays are each followed by [`super::GROUP`] never-matching entries.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Candidates<'a> {
     pub xs: &'a [f32],
@@ -609,11 +609,11 @@ impl BatchNeighbours {
         self.over_cap
     }
 
-    /// The candidates around `row` with their unit velocities, for a one-pass sum over
-    /// its neighbours by `query` ([`Candidates`]). `None` where that does not apply,
-    /// and the caller scans instead: candidates without unit velocities (a grid rebuilt
-    /// or a chunk gathered without them, or a row outside the last gather), a reach
-    /// beyond one cell, or a cap of zero.
+    /// The candidates around `row` with their unit velocities (empty where a grid was
+    /// rebuilt or a chunk gathered without them), for a one-pass sum over its
+    /// neighbours by `query` ([`Candidates`]). `None` where that does not apply, and
+    /// the caller scans instead: a row outside the last gather, a reach beyond one
+    /// cell, or a cap of zero.
     #[inline(always)]
     pub(crate) fn candidates<'a>(
         &'a self,

@@ -3,16 +3,17 @@
 //! from the scene (field following, wall and obstacle avoidance, containment),
 //! combined by a weighted sum (the boids of the `flock` profile, the town of
 //! `evacuation`), are steered four agents at a time. Neighbour sums, random draws and
-//! the scene's behaviours ([`own_forces`], each by its own scalar formula, told first
-//! what four agents can be told at once: [`own_ahead`]) stay per agent;
-//! everything after them runs in vector lanes through each behaviour's four-lane twin
-//! ([`forces_x4`], [`wander_x4`], [`seek_x4`]), which sits beside the scalar formula
-//! in the behaviour's module with the test that ties them. The weighted sum and its
+//! the scene's behaviours ([`own_forces`], each by its own scalar formula, after what
+//! the four can be told at once: [`own_ahead`]) stay per agent; everything after them
+//! runs in vector lanes through each behaviour's four-lane twin ([`forces_x4`],
+//! [`wander_x4`], [`seek_x4`]), which sits beside the scalar formula in the
+//! behaviour's module with the test that ties them. The weighted sum and its
 //! truncation here are bitwise the per-agent kernel's
 //! (`world::tests::four_agent_kernel_equals_the_per_agent_one`,
-//! `four_agent_kernel_follows_fields_as_the_per_agent_one`). What this saves is
-//! measured in `docs/optimisations.md` (the fourth round; the scene's behaviours:
-//! "Field followers in four lanes", "Four samples at once").
+//! `four_agent_kernel_follows_fields_as_the_per_agent_one`,
+//! `four_agent_kernel_in_open_ground_skips_the_feelers_as_the_per_agent_one`). What
+//! this saves is measured in `docs/optimisations.md` (the fourth round; the scene's
+//! behaviours: "Field followers in four lanes", "Four agents told at once").
 
 use glam::Vec2;
 use wide::f32x4;
@@ -222,9 +223,9 @@ pub(crate) fn steer_four(
     four::<false>(ctx, (row, program), rows, (s, &Ahead::NONE))
 }
 
-/// [`steer_four`] of a program with own terms ([`Program::owns`]), their fields
-/// told what they can be at once first ([`own_ahead`]); out of line: the chunk loop that
-/// inlines the other programs' kernel stays as it is without them.
+/// [`steer_four`] of a program with own terms ([`Program::owns`]), the four agents
+/// told first what they can be told at once ([`own_ahead`]); out of line: the chunk
+/// loop that inlines the other programs' kernel stays as it is without them.
 #[inline(never)]
 pub(crate) fn steer_four_own(
     ctx: &SteerCtx<'_>,
@@ -255,8 +256,8 @@ fn four<const OWN: bool>(
     (s, ahead): (&mut SteerScratch, &Ahead),
 ) -> u64 {
     // Each lane's input, gathered into arrays and moved into the lanes' input at the
-    // end (filled in place, the input was first zeroed as a whole: a `memset` call
-    // every four agents).
+    // end (filled in place, the whole input would be zeroed first:
+    // `docs/optimisations.md`, "Four agents told at once").
     let mut own = [Xy4::default(); MAX_OWN];
     let mut counts = [0u32; LANES];
     let (mut pos, mut vel, mut target) = (

@@ -242,13 +242,16 @@ fn candidate_sums(c: &Candidates<'_>, terms: FlockTerms) -> Option<FlockSums> {
 }
 
 /// The [`FlockSums`] of a row over its neighbours among `c` (the candidate entries
-/// around it, with unit velocities) in one pass, without a list of neighbours: entry
-/// `i` of a span is summed in lane `(i - start) % 4`, and the lanes are added as
-/// `(0 + 1) + (2 + 3)` at the end, so the sums differ from the record path's by
-/// rounding only. `sep` is the separation radius squared and the least distance
-/// squared of the inverse-distance push.
+/// around it) in one pass, without a list of neighbours: entry `i` of a span is
+/// summed in lane `(i - start) % 4`, and the lanes are added as `(0 + 1) + (2 + 3)`
+/// at the end, so the sums differ from the record path's by rounding only. `sep` is
+/// the separation radius squared and the least distance squared of the
+/// inverse-distance push. `ALL`: all the sums, from the candidates' unit velocities
+/// too; otherwise the count and the push alone (a lone separation's), the other
+/// sums zero, with or without unit velocities.
 ///
-/// `None` where the sums would need the list, and the caller scans instead: more
+/// `None` where the sums would need the list, and the caller scans instead: candidates
+/// without unit velocities for `ALL`, more
 /// neighbours than the query's cap (the nearest would have to be chosen), or a
 /// neighbour within the separation radius closer than the least distance (whose push
 /// is floored). Each span's columns are sliced once and walked in whole groups (what
