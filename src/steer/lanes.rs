@@ -201,6 +201,13 @@ fn own_ahead(ctx: &SteerCtx<'_>, row: usize, program: &Program) -> Ahead {
     ahead
 }
 
+/// The four agents' rows of the columns the kernel writes.
+type Rows<'a> = (
+    &'a mut [SteerOut; LANES],
+    &'a mut [AgentRng; LANES],
+    &'a mut [BehaviourMemory; LANES],
+);
+
 /// The steering kernel of four consecutive agents of one group with a lane program
 /// without own terms: neighbours and random draws per agent, the rest in lanes
 /// ([`lane_forces`]); returns the neighbours they perceived. Bitwise the same
@@ -213,11 +220,7 @@ pub(crate) fn steer_four(
     ctx: &SteerCtx<'_>,
     row: usize,
     program: &Program,
-    rows: (
-        &mut [SteerOut; LANES],
-        &mut [AgentRng; LANES],
-        &mut [BehaviourMemory; LANES],
-    ),
+    rows: Rows<'_>,
     s: &mut SteerScratch,
 ) -> u64 {
     four::<false>(ctx, (row, program), rows, (s, &Ahead::NONE))
@@ -231,11 +234,7 @@ pub(crate) fn steer_four_own(
     ctx: &SteerCtx<'_>,
     row: usize,
     program: &Program,
-    rows: (
-        &mut [SteerOut; LANES],
-        &mut [AgentRng; LANES],
-        &mut [BehaviourMemory; LANES],
-    ),
+    rows: Rows<'_>,
     s: &mut SteerScratch,
 ) -> u64 {
     let ahead = own_ahead(ctx, row, program);
@@ -248,11 +247,7 @@ pub(crate) fn steer_four_own(
 fn four<const OWN: bool>(
     ctx: &SteerCtx<'_>,
     (row, program): (usize, &Program),
-    (out, rng, memory): (
-        &mut [SteerOut; LANES],
-        &mut [AgentRng; LANES],
-        &mut [BehaviourMemory; LANES],
-    ),
+    (out, rng, memory): Rows<'_>,
     (s, ahead): (&mut SteerScratch, &Ahead),
 ) -> u64 {
     // Each lane's input, gathered into arrays and moved into the lanes' input at the
